@@ -1,0 +1,1 @@
+"""The ``solve`` command: a thin Click layer over the ``solver`` package."""
