@@ -9,29 +9,39 @@ from solver import __version__
 from solver.errors import InputError
 
 
-class BadInput(click.ClickException):
-    """Bad input: one line on stderr, exit status 2, never a traceback."""
-
-    exit_code = 2
-
-    def show(self, file=None):
-        click.echo(f"solve: error: {self.format_message()}", err=True)
+def _fail(message: str) -> None:
+    click.echo(f"solve: error: {message}", err=True)
+    sys.exit(2)
 
 
 class SolveGroup(click.Group):
-    """Lists games in registration order and turns InputError into exit 2."""
+    """The top-level group: games in registration order, errors on one line.
+
+    Every failure a user can cause (a usage error, a bad option value, an
+    InputError raised by the library) ends as one line on stderr and exit 2.
+    """
 
     def list_commands(self, ctx):
         return list(self.commands)
 
-    def invoke(self, ctx):
+    def main(self, args=None, prog_name=None, **extra):
+        extra.pop("standalone_mode", None)
         try:
-            return super().invoke(ctx)
+            rv = super().main(args, prog_name, standalone_mode=False, **extra)
         except InputError as exc:
-            raise BadInput(str(exc)) from None
+            _fail(str(exc))
+        except click.UsageError as exc:
+            hint = f" (try '{exc.ctx.command_path} --help')" if exc.ctx else ""
+            _fail(exc.format_message() + hint)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("solve: interrupted", err=True)
+            sys.exit(130)
         except BrokenPipeError:
-            sys.stderr.close()
-            ctx.exit(0)
+            sys.exit(0)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 @click.group(cls=SolveGroup, context_settings={"help_option_names": ["-h", "--help"]})
