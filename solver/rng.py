@@ -8,7 +8,7 @@ can be reproduced in any language from the definition in ``rules/pyramid.md``.
 >>> hex(rng.next())
 '0xe220a8397b1dcdaf'
 >>> shuffled(["a", "b", "c", "d"], seed=1)
-['c', 'd', 'b', 'a']
+['c', 'a', 'd', 'b']
 """
 from __future__ import annotations
 
