@@ -1,0 +1,627 @@
+# cython: language_level=3
+"""Compiled Continuous Pyramid: compact state, incremental moves, exact DFS.
+
+The state is a few arrays of bytes plus three 64-bit words of open positions.
+Tiles are *kinds* (0-26 suited, 27 wind, 28 season, 29 dragon): faces of one
+kind play identically, so the search never branches on them.  The board alone
+determines the whole state (the reserve is the first 9 + placed tiles of the
+deal minus the placed multiset), so the transposition table is keyed by the
+board and verifies the full packed board, not a hash: it cannot collide.
+
+The readable twin is ``solver/pyramid/rules.py``; ``tests/test_pyramid_fast_vs_
+reference.py`` holds the two together.
+"""
+from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset, memcmp, memcpy
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from cext.rng cimport splitmix64_next
+
+cdef enum:
+    NPOS = 144
+    NKINDS = 30
+    NSLOTS = 9
+    KIND_WIND = 27
+    KIND_SEASON = 28
+    KIND_DRAGON = 29
+    START = 38          # 1e5: level 1, file e (4), rank 5 (4)
+    PACKED_WORDS = 12   # 12 positions x 5 bits per 64-bit word
+    MAX_MOVES = 1296    # 9 distinct reserve kinds x 144 positions
+
+cdef extern from *:
+    """
+    static inline int _ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int _ctz32(unsigned int x) { return __builtin_ctz(x); }
+    static inline int _popcount32(unsigned int x) { return __builtin_popcount(x); }
+    """
+    int _ctz64(uint64_t x) nogil
+    int _ctz32(uint32_t x) nogil
+    int _popcount32(uint32_t x) nogil
+
+
+# -- geometry, built once at import ------------------------------------------
+cdef int8_t g_level[NPOS]
+cdef int8_t g_file[NPOS]
+cdef int8_t g_rank[NPOS]
+cdef int g_nside[NPOS]
+cdef int g_side[NPOS][4]
+cdef int g_below[NPOS]
+cdef int g_above[NPOS]
+cdef int g_ndep[NPOS]
+cdef int g_dep[NPOS][9]      # positions whose support count rises when p fills
+cdef int g_threshold[NPOS]   # support needed to open: 1 on level 1, 5 above
+cdef uint32_t g_fit[2][NKINDS]   # [variant][kind]: mask of kinds that fit against it
+cdef uint64_t g_zobrist[NPOS][NKINDS]
+
+cdef int _index_at(int level, int f, int r):
+    cdef int p
+    for p in range(NPOS):
+        if g_level[p] == level and g_file[p] == f and g_rank[p] == r:
+            return p
+    return -1
+
+
+cdef int _kind_rank(int k):
+    if k < 27:
+        return k % 9 + 1
+    if k == KIND_WIND:
+        return 0
+    if k == KIND_SEASON:
+        return 10
+    return -1
+
+
+cdef bint _fits(int a, int b, int variant):
+    cdef int ra, rb
+    if a == KIND_DRAGON or b == KIND_DRAGON:
+        return True
+    ra = _kind_rank(a)
+    rb = _kind_rank(b)
+    if not (ra - rb == 1 or rb - ra == 1 or (variant == 0 and ra + rb == 10 and ra * rb == 0)):
+        return False
+    if a < 27 and b < 27 and a // 9 == b // 9:
+        return False
+    return True
+
+
+cdef void _build_tables():
+    cdef int p = 0, level, lo, hi, f, r, q, a, i, k, v, n
+    cdef int df[4]
+    cdef int dr[4]
+    cdef uint64_t seed = 0x5059524D49445A42ULL   # fixed: Zobrist keys repeat run to run
+    df[:] = [-1, 1, 0, 0]
+    dr[:] = [0, 0, -1, 1]
+    for level in range(1, 5):
+        lo = level - 1 if level < 4 else 4
+        hi = 9 - level if level < 4 else 4
+        for f in range(lo, hi + 1):
+            for r in range(lo, hi + 1):
+                if lo != hi and (f == lo or f == hi) and (r == lo or r == hi):
+                    continue
+                g_level[p] = level
+                g_file[p] = f
+                g_rank[p] = r
+                p += 1
+    for p in range(NPOS):
+        g_nside[p] = 0
+        for i in range(4):
+            q = _index_at(g_level[p], g_file[p] + df[i], g_rank[p] + dr[i])
+            if q >= 0:
+                g_side[p][g_nside[p]] = q
+                g_nside[p] += 1
+        g_below[p] = _index_at(g_level[p] - 1, g_file[p], g_rank[p])
+        g_above[p] = _index_at(g_level[p] + 1, g_file[p], g_rank[p])
+        g_threshold[p] = 1 if g_level[p] == 1 else 5
+    for p in range(NPOS):
+        # p supports: its level-1 side neighbours (level-1 openness), and every
+        # upper position a whose five supports (below(a) and its sides) hold p.
+        n = 0
+        if g_level[p] == 1:
+            for i in range(g_nside[p]):
+                g_dep[p][n] = g_side[p][i]
+                n += 1
+        for a in range(NPOS):
+            q = g_below[a]
+            if q < 0:
+                continue
+            if q == p:
+                g_dep[p][n] = a
+                n += 1
+            else:
+                for i in range(g_nside[q]):
+                    if g_side[q][i] == p:
+                        g_dep[p][n] = a
+                        n += 1
+        g_ndep[p] = n
+    for v in range(2):
+        for a in range(NKINDS):
+            g_fit[v][a] = 0
+            for k in range(NKINDS):
+                if _fits(k, a, v):
+                    g_fit[v][a] |= (<uint32_t>1) << k
+    for p in range(NPOS):
+        for k in range(NKINDS):
+            g_zobrist[p][k] = splitmix64_next(&seed)
+
+
+_build_tables()
+
+
+# -- the state ----------------------------------------------------------------
+cdef struct State:
+    int8_t kind[NPOS]          # -1 when empty
+    uint8_t support[NPOS]      # filled supports (see g_dep)
+    uint64_t open[3]           # bitset of open positions
+    uint64_t packed[PACKED_WORDS]  # kind+1 in 5 bits per position: the exact key
+    uint64_t hash              # Zobrist hash of the board, for table indexing
+    int placed
+    int8_t reserve[NKINDS]     # reserve multiset, by kind
+    uint32_t reserve_mask      # kinds present in the reserve
+    int variant                # 0 continuous, 1 wild dragons
+    int8_t deal[NPOS]          # the deal as kinds
+    uint8_t empty_near[NPOS]   # empty positions among sides(p) and above(p)
+    uint8_t exposed[NKINDS]    # filled tiles, by kind, with an empty side or top
+
+
+cdef inline void _set_open(State *s, int p) noexcept nogil:
+    s.open[p >> 6] |= (<uint64_t>1) << (p & 63)
+
+
+cdef inline void _clear_open(State *s, int p) noexcept nogil:
+    s.open[p >> 6] &= ~((<uint64_t>1) << (p & 63))
+
+
+cdef inline void _reserve_add(State *s, int k, int delta) noexcept nogil:
+    s.reserve[k] += delta
+    if s.reserve[k] > 0:
+        s.reserve_mask |= (<uint32_t>1) << k
+    else:
+        s.reserve_mask &= ~((<uint32_t>1) << k)
+
+
+cdef void state_init(State *s, int8_t *deal, int variant) noexcept nogil:
+    """The start of play: empty board, the first 9 tiles in reserve, 1e5 open."""
+    cdef int p
+    memset(s, 0, sizeof(State))
+    for p in range(NPOS):
+        s.kind[p] = -1
+        s.deal[p] = deal[p]
+    for p in range(NSLOTS):
+        _reserve_add(s, deal[p], 1)
+    for p in range(NPOS):
+        s.empty_near[p] = g_nside[p] + (1 if g_above[p] >= 0 else 0)
+    s.variant = variant
+    _set_open(s, START)
+
+
+cdef inline void state_make(State *s, int k, int p) noexcept nogil:
+    """Place kind ``k`` on open position ``p`` and refill the reserve.
+
+    Precondition: (k, p) is legal.  Exactly undone by ``state_unmake(s, k, p)``.
+    """
+    cdef int i, a, shift
+    cdef int stock = NSLOTS + s.placed
+    s.kind[p] = k
+    shift = (p % 12) * 5
+    s.packed[p // 12] |= (<uint64_t>(k + 1)) << shift
+    s.hash ^= g_zobrist[p][k]
+    _clear_open(s, p)
+    for i in range(g_ndep[p]):
+        a = g_dep[p][i]
+        s.support[a] += 1
+        if s.kind[a] < 0 and s.support[a] >= g_threshold[a]:
+            _set_open(s, a)
+    _touch_neighbours(s, p, -1)
+    if s.empty_near[p] > 0:
+        s.exposed[k] += 1
+    _reserve_add(s, k, -1)
+    if stock < NPOS:
+        _reserve_add(s, s.deal[stock], 1)
+    s.placed += 1
+
+
+cdef inline void _touch_neighbours(State *s, int p, int delta) noexcept nogil:
+    """``p`` fills (delta -1) or empties (+1): adjust the tiles that see it.
+
+    Those are its side neighbours and the tile below; a filled one whose last
+    empty neighbour goes is covered for good and leaves ``exposed``.
+    """
+    cdef int i, q
+    for i in range(g_nside[p] + 1):
+        q = g_side[p][i] if i < g_nside[p] else g_below[p]
+        if q < 0:
+            continue
+        if s.kind[q] >= 0 and delta < 0 and s.empty_near[q] == 1:
+            s.exposed[s.kind[q]] -= 1
+        elif s.kind[q] >= 0 and delta > 0 and s.empty_near[q] == 0:
+            s.exposed[s.kind[q]] += 1
+        s.empty_near[q] += delta
+
+
+cdef bint can_finish_relaxed(State *s) noexcept nogil:
+    """False only if the deal provably cannot be finished from here.
+
+    The relaxation forgets geometry: a reserve tile may be placed whenever it
+    fits a tile that still has an empty neighbour (or one placed since).  Every
+    real move is also a relaxed move, and relaxed placements only add options
+    (exposed kinds grow, the reserve refills), so the greedy closure decides the
+    relaxation exactly.  If it stops short of 144 tiles, so does every real line.
+    """
+    cdef uint32_t accept = 0, full = (<uint32_t>1 << NKINDS) - 1
+    cdef int8_t reserve[NKINDS]
+    cdef uint32_t mask = s.reserve_mask, ready
+    cdef int k, placed = s.placed, stock = NSLOTS + s.placed
+    for k in range(NKINDS):
+        if s.exposed[k] > 0:
+            accept |= g_fit[s.variant][k]
+    if accept == full:
+        return True
+    memcpy(reserve, s.reserve, sizeof(reserve))
+    ready = mask & accept
+    while ready:
+        k = _ctz32(ready)
+        reserve[k] -= 1
+        if reserve[k] == 0:
+            mask &= ~((<uint32_t>1) << k)
+        accept |= g_fit[s.variant][k]
+        if accept == full:
+            return True
+        if stock < NPOS:
+            reserve[s.deal[stock]] += 1
+            mask |= (<uint32_t>1) << s.deal[stock]
+            stock += 1
+        placed += 1
+        ready = mask & accept
+    return placed == NPOS
+
+
+cdef inline void state_unmake(State *s, int k, int p) noexcept nogil:
+    """Undo ``state_make(s, k, p)``: the last move made."""
+    cdef int i, a, shift
+    cdef int stock
+    s.placed -= 1
+    stock = NSLOTS + s.placed
+    if stock < NPOS:
+        _reserve_add(s, s.deal[stock], -1)
+    _reserve_add(s, k, 1)
+    for i in range(g_ndep[p]):
+        a = g_dep[p][i]
+        s.support[a] -= 1
+        if s.support[a] < g_threshold[a]:
+            _clear_open(s, a)
+    _set_open(s, p)
+    if s.empty_near[p] > 0:
+        s.exposed[k] -= 1
+    _touch_neighbours(s, p, 1)
+    s.kind[p] = -1
+    shift = (p % 12) * 5
+    s.packed[p // 12] &= ~((<uint64_t>31) << shift)
+    s.hash ^= g_zobrist[p][k]
+
+
+cdef inline uint32_t accepts(State *s, int p) noexcept nogil:
+    """Mask of kinds that fit at least one filled neighbour of ``p`` (all on an empty board)."""
+    cdef uint32_t acc = 0
+    cdef int i, q
+    if s.placed == 0:
+        return (<uint32_t>1 << NKINDS) - 1
+    for i in range(g_nside[p]):
+        q = g_side[p][i]
+        if s.kind[q] >= 0:
+            acc |= g_fit[s.variant][s.kind[q]]
+    q = g_below[p]
+    if q >= 0:
+        acc |= g_fit[s.variant][s.kind[q]]
+    return acc
+
+
+cdef int generate(State *s, uint16_t *moves) noexcept nogil:
+    """Write every legal move as ``pos * 32 + kind`` into ``moves``; return the count."""
+    cdef int n = 0, w, p, k
+    cdef uint64_t bits
+    cdef uint32_t m
+    for w in range(3):
+        bits = s.open[w]
+        while bits:
+            p = w * 64 + _ctz64(bits)
+            bits &= bits - 1
+            m = accepts(s, p) & s.reserve_mask
+            while m:
+                k = _ctz32(m)
+                m &= m - 1
+                moves[n] = <uint16_t>(p * 32 + k)
+                n += 1
+    return n
+
+
+# -- the transposition table ---------------------------------------------------
+cdef struct Entry:
+    uint64_t packed[PACKED_WORDS]   # the whole board: a hit is an exact match
+
+
+cdef struct Table:
+    Entry *entries
+    uint64_t size          # a power of two
+    uint64_t used          # occupied entries (peak, as nothing is ever freed)
+    uint64_t stores
+    uint64_t hits
+
+
+cdef int table_init(Table *t, uint64_t max_bytes) noexcept nogil:
+    cdef uint64_t size = 1
+    while size * 2 * sizeof(Entry) <= max_bytes:
+        size *= 2
+    t.size = size if max_bytes >= sizeof(Entry) else 0
+    t.used = 0
+    t.stores = 0
+    t.hits = 0
+    if t.size == 0:
+        t.entries = NULL
+        return 0
+    t.entries = <Entry *>calloc(t.size, sizeof(Entry))
+    return 0 if t.entries != NULL else -1
+
+
+cdef inline bint table_dead(Table *t, State *s) noexcept nogil:
+    """True only if this exact board was stored as proven dead."""
+    cdef Entry *e
+    if t.size == 0:
+        return False
+    e = &t.entries[s.hash & (t.size - 1)]
+    if memcmp(e.packed, s.packed, sizeof(e.packed)) == 0:
+        t.hits += 1
+        return True
+    return False
+
+
+cdef inline void table_store_dead(Table *t, State *s) noexcept nogil:
+    """Remember a proven-dead board (always replace: any content is sound)."""
+    cdef Entry *e
+    if t.size == 0:
+        return
+    e = &t.entries[s.hash & (t.size - 1)]
+    if e.packed[0] == 0 and e.packed[3] == 0:   # word 3 holds 1e5, filled in every stored board
+        t.used += 1
+    memcpy(e.packed, s.packed, sizeof(e.packed))
+    t.stores += 1
+
+
+# -- the search ----------------------------------------------------------------
+cdef enum:
+    WON = 1
+    DEAD = 0
+    ABORTED = -1
+
+cdef enum:
+    LIMIT_NONE = 0
+    LIMIT_NODES = 1
+    LIMIT_TIME = 2
+
+
+cdef struct Search:
+    State state
+    Table table
+    uint64_t nodes
+    uint64_t relaxed_cuts
+    uint64_t node_limit      # 0: none
+    double deadline          # seconds on the monotonic clock; 0: none
+    int limit_hit
+    uint16_t path[NPOS]      # the winning line, filled on the way back up
+    uint16_t *move_stack     # MAX_MOVES per ply
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef void order_moves(State *s, uint16_t *moves, int n) noexcept nogil:
+    """Sort moves, most promising first (ordering never changes the verdict).
+
+    Dragons last (a dragon in reserve always has a place, keep it for need);
+    then the kind with the fewest places first (play the hard tile while it
+    fits); then higher levels first (they free nothing but use up positions that
+    only the tiles below make reachable).
+    """
+    cdef int places[NKINDS]
+    cdef uint32_t score[MAX_MOVES]
+    cdef int i, j, k, p
+    cdef uint32_t key
+    cdef uint16_t mv
+    memset(places, 0, sizeof(places))
+    for i in range(n):
+        places[moves[i] & 31] += 1
+    for i in range(n):
+        k = moves[i] & 31
+        p = moves[i] >> 5
+        score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>places[k] << 8) | (<uint32_t>(4 - g_level[p]) << 4)
+    for i in range(1, n):
+        key = score[i]
+        mv = moves[i]
+        j = i - 1
+        while j >= 0 and score[j] > key:
+            score[j + 1] = score[j]
+            moves[j + 1] = moves[j]
+            j -= 1
+        score[j + 1] = key
+        moves[j + 1] = mv
+
+
+cdef int search(Search *x, int ply) noexcept nogil:
+    """Depth-first search for a win from the current state.
+
+    Returns WON (and fills ``x.path[ply:]``), DEAD (proven: no move sequence
+    wins from here), or ABORTED (a node or time limit was hit; nothing known).
+    Only DEAD results are stored, so the table never holds a guess.
+    """
+    cdef State *s = &x.state
+    cdef uint16_t *moves
+    cdef int n, i, k, p, r
+    if s.placed == NPOS:
+        return WON
+    x.nodes += 1
+    if x.node_limit and x.nodes > x.node_limit:
+        x.limit_hit = LIMIT_NODES
+        return ABORTED
+    if x.deadline > 0 and (x.nodes & 1023) == 0 and _now() > x.deadline:
+        x.limit_hit = LIMIT_TIME
+        return ABORTED
+    if s.placed > 0 and table_dead(&x.table, s):   # the empty board packs to 0, like an unused entry
+        return DEAD
+    if s.placed > 0 and not can_finish_relaxed(s):
+        x.relaxed_cuts += 1
+        table_store_dead(&x.table, s)
+        return DEAD
+    moves = x.move_stack + ply * MAX_MOVES
+    n = generate(s, moves)
+    order_moves(s, moves, n)
+    for i in range(n):
+        k = moves[i] & 31
+        p = moves[i] >> 5
+        state_make(s, k, p)
+        r = search(x, ply + 1)
+        state_unmake(s, k, p)
+        if r == WON:
+            x.path[ply] = moves[i]
+            return WON
+        if r == ABORTED:
+            return ABORTED
+    table_store_dead(&x.table, s)
+    return DEAD
+
+
+def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
+                double time_limit=0.0, uint64_t table_bytes=64 << 20):
+    """Decide a deal given as 144 kinds.
+
+    Returns a dict: ``verdict`` ('won', 'lost' or 'unknown'), ``moves`` (the
+    winning line as (kind, position) pairs, empty unless won), ``nodes``,
+    ``seconds``, ``limit`` ('nodes', 'time' or None), ``table_entries`` (peak
+    occupied entries), ``table_bytes`` (allocated).
+    """
+    cdef Search *x = <Search *>calloc(1, sizeof(Search))
+    cdef int8_t deal[NPOS]
+    cdef int r, i
+    cdef double t0
+    if x == NULL:
+        raise MemoryError()
+    try:
+        _load_deal(deal_kinds, deal)
+        x.move_stack = <uint16_t *>malloc((NPOS + 1) * MAX_MOVES * sizeof(uint16_t))
+        if x.move_stack == NULL or table_init(&x.table, table_bytes) != 0:
+            raise MemoryError("cannot allocate the transposition table")
+        state_init(&x.state, deal, variant)
+        x.node_limit = node_limit
+        t0 = _now()
+        x.deadline = t0 + time_limit if time_limit > 0 else 0.0
+        with nogil:
+            r = search(x, 0)
+        seconds = _now() - t0
+        verdict = {WON: "won", DEAD: "lost", ABORTED: "unknown"}[r]
+        limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}[x.limit_hit] if r == ABORTED else None
+        moves = [(x.path[i] & 31, x.path[i] >> 5) for i in range(NPOS)] if r == WON else []
+        return {
+            "verdict": verdict, "moves": moves, "nodes": x.nodes, "seconds": seconds,
+            "limit": limit, "table_entries": x.table.used, "relaxed_cuts": x.relaxed_cuts,
+            "table_bytes": x.table.size * sizeof(Entry),
+        }
+    finally:
+        free(x.table.entries)
+        free(x.move_stack)
+        free(x)
+
+
+cdef void _load_deal(deal_kinds, int8_t *deal) except *:
+    cdef int i, k
+    if len(deal_kinds) != NPOS:
+        raise ValueError("a deal has 144 tiles")
+    for i in range(NPOS):
+        k = deal_kinds[i]
+        if not 0 <= k < NKINDS:
+            raise ValueError(f"bad kind {k}")
+        deal[i] = k
+
+
+# -- a Python handle on the engine, for tests and blind play --------------------
+cdef class Engine:
+    """The compiled state with make/unmake, for differential tests and policies.
+
+    >>> e = Engine(list(range(27)) * 4 + [27] * 12 + [28] * 12 + [29] * 12)
+    >>> e.legal_moves()[:3]
+    [(0, 38), (1, 38), (2, 38)]
+    """
+
+    cdef State s
+    cdef list _history
+
+    def __init__(self, deal_kinds, *, int variant=0):
+        cdef int8_t deal[NPOS]
+        _load_deal(deal_kinds, deal)
+        state_init(&self.s, deal, variant)
+        self._history = []
+
+    def legal_moves(self):
+        """Sorted (kind, position) pairs."""
+        cdef uint16_t moves[MAX_MOVES]
+        cdef int n = generate(&self.s, moves), i
+        return sorted([(moves[i] & 31, moves[i] >> 5) for i in range(n)])
+
+    def is_legal(self, int kind, int pos):
+        if not (0 <= kind < NKINDS and 0 <= pos < NPOS):
+            return False
+        return bool((self.s.open[pos >> 6] >> (pos & 63)) & 1) and bool(accepts(&self.s, pos) & self.s.reserve_mask & ((<uint32_t>1) << kind))
+
+    def make(self, int kind, int pos):
+        if not self.is_legal(kind, pos):
+            raise ValueError(f"illegal move: kind {kind} at {pos}")
+        state_make(&self.s, kind, pos)
+        self._history.append((kind, pos))
+
+    def unmake(self):
+        kind, pos = self._history.pop()
+        state_unmake(&self.s, kind, pos)
+
+    @property
+    def placed(self):
+        return self.s.placed
+
+    def board(self):
+        """Kinds on the 144 positions, None where empty."""
+        return [None if self.s.kind[p] < 0 else self.s.kind[p] for p in range(NPOS)]
+
+    def reserve(self):
+        """The reserve multiset as 30 counts, by kind."""
+        return [self.s.reserve[k] for k in range(NKINDS)]
+
+    def open_positions(self):
+        return [p for p in range(NPOS) if (self.s.open[p >> 6] >> (p & 63)) & 1]
+
+    def key(self):
+        """The exact packed board (12 words) and its Zobrist hash."""
+        return tuple(self.s.packed[i] for i in range(PACKED_WORDS)), self.s.hash
+
+    def is_won(self):
+        return self.s.placed == NPOS
+
+    def exposed(self):
+        """Filled tiles with an empty side or top neighbour, counted by kind."""
+        return [self.s.exposed[k] for k in range(NKINDS)]
+
+    def can_finish_relaxed(self):
+        return self.s.placed == 0 or can_finish_relaxed(&self.s)
+
+    def is_stuck(self):
+        cdef uint16_t moves[MAX_MOVES]
+        return self.s.placed < NPOS and generate(&self.s, moves) == 0
+
+
+def geometry():
+    """(level, file, rank, sides, below) per position, to test against the reference."""
+    return [(g_level[p], g_file[p], g_rank[p], [g_side[p][i] for i in range(g_nside[p])], g_below[p])
+            for p in range(NPOS)]
+
+
+def fit_masks(int variant):
+    return [g_fit[variant][k] for k in range(NKINDS)]
