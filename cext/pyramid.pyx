@@ -404,10 +404,13 @@ cdef struct Search:
     Table table
     uint64_t nodes
     uint64_t relaxed_cuts
+    int deepest              # most tiles placed on any line searched
     uint64_t node_limit      # 0: none
     double deadline          # seconds on the monotonic clock; 0: none
     int limit_hit
     uint16_t path[NPOS]      # the winning line, filled on the way back up
+    uint16_t line[NPOS]      # the line being searched
+    uint16_t deep_line[NPOS] # the line that placed ``deepest`` tiles
     uint16_t *move_stack     # MAX_MOVES per ply
 
 
@@ -462,6 +465,9 @@ cdef int search(Search *x, int ply) noexcept nogil:
     if s.placed == NPOS:
         return WON
     x.nodes += 1
+    if s.placed > x.deepest:
+        x.deepest = s.placed
+        memcpy(x.deep_line, x.line, s.placed * sizeof(uint16_t))
     if x.node_limit and x.nodes > x.node_limit:
         x.limit_hit = LIMIT_NODES
         return ABORTED
@@ -481,6 +487,7 @@ cdef int search(Search *x, int ply) noexcept nogil:
         k = moves[i] & 31
         p = moves[i] >> 5
         state_make(s, k, p)
+        x.line[ply] = moves[i]
         r = search(x, ply + 1)
         state_unmake(s, k, p)
         if r == WON:
@@ -524,7 +531,8 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
         moves = [(x.path[i] & 31, x.path[i] >> 5) for i in range(NPOS)] if r == WON else []
         return {
             "verdict": verdict, "moves": moves, "nodes": x.nodes, "seconds": seconds,
-            "limit": limit, "table_entries": x.table.used, "relaxed_cuts": x.relaxed_cuts,
+            "limit": limit, "table_entries": x.table.used, "relaxed_cuts": x.relaxed_cuts, "deepest": x.deepest,
+            "deepest_line": [(x.deep_line[i] & 31, x.deep_line[i] >> 5) for i in range(x.deepest)],
             "table_bytes": x.table.size * sizeof(Entry),
         }
     finally:

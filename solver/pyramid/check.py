@@ -1,0 +1,89 @@
+"""The independent solution checker: replays moves through the reference rules.
+
+It shares nothing with the compiled search, so a ``won`` verdict is printed only
+after a second implementation of the rules has agreed with it.
+
+>>> from solver.pyramid.deal import deal_from_seed
+>>> report = check_solution(deal_from_seed(1), ["9B@1e5", "4C@1e4"])
+>>> report.valid, report.error
+(False, 'move 2 4C@1e4: 4C fits no tile next to 1e4')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Union
+
+from solver.errors import InputError
+from solver.pyramid.deal import DEAL_SIZE, Deal
+from solver.pyramid.rules import Move, PyramidGame, PyramidState, parse_move
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """``valid`` means every move was legal and the deal was won."""
+
+    valid: bool
+    moves_played: int
+    error: Optional[str] = None          # the first problem, in words
+    error_index: Optional[int] = None    # 1-based number of the offending move
+    state: Optional[PyramidState] = None
+
+    def to_dict(self) -> dict:
+        return {"valid": self.valid, "moves_played": self.moves_played,
+                "error": self.error, "error_move": self.error_index}
+
+
+def check_solution(deal: Deal, moves: Sequence[Union[str, Move]], *,
+                   variant: str = "continuous") -> CheckReport:
+    """Replay ``moves`` (``TILE@POS`` strings or Move objects) from the deal's start."""
+    state = PyramidGame(deal, variant).new_initial_state()
+    for number, item in enumerate(moves, start=1):
+        try:
+            move = parse_move(item) if isinstance(item, str) else item
+            state.apply(move)
+        except InputError as exc:
+            return CheckReport(False, number - 1, f"move {number} {str(item).strip()}: {exc}", number, state)
+    if state.placed < DEAL_SIZE:
+        return CheckReport(False, state.placed,
+                           f"the solution stops after {state.placed} moves; {DEAL_SIZE} are needed",
+                           None, state)
+    return CheckReport(True, state.placed, None, None, state)
+
+
+def replay(deal: Deal, moves: Sequence[Union[str, Move]], *, variant: str = "continuous") -> PyramidState:
+    """The state after ``moves``; raises IllegalMove naming the first bad one."""
+    state = PyramidGame(deal, variant).new_initial_state()
+    for number, item in enumerate(moves, start=1):
+        move = parse_move(item) if isinstance(item, str) else item
+        reason = state.why_illegal(move)
+        if reason is not None:
+            raise InputError(f"move {number} {move}: {reason}")
+        state.apply(move)
+    return state
+
+
+def parse_solution_text(text: str) -> List[str]:
+    """Moves from a solution file: one per line (numbering, slots and ``#`` comments
+    ignored) or the JSON object that ``solve pyramid --json`` prints."""
+    import json
+
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"the solution file is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        moves = data.get("moves") if isinstance(data, dict) else None
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise InputError("the JSON solution has no 'moves' list of TILE@POS strings")
+        return moves
+    moves = []
+    for line in stripped.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        token = next((w for w in line.split() if "@" in w), None)
+        if token is None:
+            raise InputError(f"no TILE@POS move on line {line!r}")
+        moves.append(token)
+    return moves

@@ -1,0 +1,100 @@
+"""Drive the compiled exact search: verdicts, limits, verified solutions.
+
+>>> from solver.pyramid.deal import deal_from_seed
+>>> result = solve(deal_from_seed(1))
+>>> result.verdict, len(result.moves)
+('won', 144)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from cext import pyramid as _fast
+from solver.pyramid.check import check_solution
+from solver.pyramid.deal import Deal
+from solver.pyramid.rules import Move, PyramidState, check_variant
+from solver.pyramid.tiles import TILES
+
+VARIANT_CODES = {"continuous": 0, "wild-dragons": 1}
+DEFAULT_NODE_LIMIT = 20_000_000
+DEFAULT_TIME_LIMIT = 60.0
+DEFAULT_TABLE_MB = 64
+
+
+class SolverBug(RuntimeError):
+    """The compiled search produced a line the reference rules reject."""
+
+
+@dataclass
+class SolveResult:
+    """The outcome of an exact search.
+
+    ``verdict`` is ``won`` (``moves`` replayed by the reference checker),
+    ``lost`` (no line wins: proven by exhaustive search with sound cuts only)
+    or ``unknown`` (``limit`` names the node or time limit that stopped it).
+    """
+
+    verdict: str
+    variant: str
+    moves: List[Move] = field(default_factory=list)
+    slots: List[int] = field(default_factory=list)   # reserve slot (1-9) of each move
+    nodes: int = 0
+    seconds: float = 0.0
+    limit: Optional[str] = None
+    table_entries: int = 0
+    table_bytes: int = 0
+    deepest: int = 0
+    seed: Optional[int] = None
+
+    def to_dict(self) -> dict:
+        return {
+            "seed": self.seed, "variant": self.variant, "verdict": self.verdict,
+            "moves": [str(m) for m in self.moves], "slots": self.slots,
+            "nodes": self.nodes, "seconds": round(self.seconds, 6), "limit": self.limit,
+            "table_entries": self.table_entries, "table_bytes": self.table_bytes,
+            "deepest": self.deepest,
+        }
+
+
+def deal_kinds(deal: Deal) -> List[int]:
+    return [TILES[f].kind for f in deal.faces]
+
+
+def faces_for_line(deal: Deal, line, *, variant: str) -> PyramidState:
+    """Turn a compiled line of (kind, position) into face moves by replaying it
+    on the reference state: each kind is taken from the lowest reserve slot that
+    holds a tile of that kind."""
+    from solver.pyramid.rules import PyramidGame
+
+    state = PyramidGame(deal, variant).new_initial_state()
+    for kind, pos in line:
+        slot = next((i for i, f in enumerate(state.reserve) if f is not None and TILES[f].kind == kind), None)
+        if slot is None:
+            raise SolverBug(f"the search played a {kind=} that is not in the reserves")
+        state.apply(Move(state.reserve[slot], pos))
+    return state
+
+
+def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] = DEFAULT_NODE_LIMIT,
+          time_limit: Optional[float] = DEFAULT_TIME_LIMIT, table_mb: float = DEFAULT_TABLE_MB) -> SolveResult:
+    """Decide whether a thoughtful player (who knows the whole deal) can win it.
+
+    ``node_limit``/``time_limit`` of None or 0 mean no limit; ``table_mb`` bounds
+    the transposition table.  A ``won`` line is replayed by the independent
+    checker before it is returned.
+    """
+    check_variant(variant)
+    raw = _fast.solve_kinds(deal_kinds(deal), variant=VARIANT_CODES[variant],
+                            node_limit=int(node_limit or 0), time_limit=float(time_limit or 0.0),
+                            table_bytes=int(table_mb * (1 << 20)))
+    result = SolveResult(raw["verdict"], variant, nodes=raw["nodes"], seconds=raw["seconds"],
+                         limit=raw["limit"], table_entries=raw["table_entries"],
+                         table_bytes=raw["table_bytes"], deepest=raw["deepest"], seed=deal.seed)
+    if result.verdict == "won":
+        state = faces_for_line(deal, raw["moves"], variant=variant)
+        report = check_solution(deal, state.history, variant=variant)
+        if not report.valid:
+            raise SolverBug(f"the checker rejected the solver's line: {report.error}")
+        result.moves, result.slots = state.history, state.slot_history
+    return result
