@@ -195,6 +195,46 @@ cdef void state_init(State *s, int8_t *deal, int variant) noexcept nogil:
     _set_open(s, START)
 
 
+cdef void state_recompute(State *s) noexcept nogil:
+    """Rebuild every derived field from ``kind``, ``reserve`` and ``placed``.
+
+    The incremental updates in make/unmake must always agree with this; the
+    tests check that they do.
+    """
+    cdef int p, i, q, a, k
+    memset(s.support, 0, sizeof(s.support))
+    memset(s.open, 0, sizeof(s.open))
+    memset(s.packed, 0, sizeof(s.packed))
+    memset(s.exposed, 0, sizeof(s.exposed))
+    s.hash = 0
+    s.reserve_mask = 0
+    for k in range(NKINDS):
+        if s.reserve[k] > 0:
+            s.reserve_mask |= (<uint32_t>1) << k
+    for p in range(NPOS):
+        s.empty_near[p] = 0
+        for i in range(g_nside[p]):
+            if s.kind[g_side[p][i]] < 0:
+                s.empty_near[p] += 1
+        if g_above[p] >= 0 and s.kind[g_above[p]] < 0:
+            s.empty_near[p] += 1
+        k = s.kind[p]
+        if k < 0:
+            continue
+        s.packed[p // 12] |= (<uint64_t>(k + 1)) << ((p % 12) * 5)
+        s.hash ^= g_zobrist[p][k]
+        if s.empty_near[p] > 0:
+            s.exposed[k] += 1
+        for i in range(g_ndep[p]):
+            s.support[g_dep[p][i]] += 1
+    if s.placed == 0:
+        _set_open(s, START)
+    else:
+        for a in range(NPOS):
+            if s.kind[a] < 0 and s.support[a] >= g_threshold[a]:
+                _set_open(s, a)
+
+
 cdef inline void state_make(State *s, int k, int p) noexcept nogil:
     """Place kind ``k`` on open position ``p`` and refill the reserve.
 
@@ -569,6 +609,41 @@ cdef class Engine:
         _load_deal(deal_kinds, deal)
         state_init(&self.s, deal, variant)
         self._history = []
+
+    @staticmethod
+    def from_position(board, reserve, stock, *, int variant=0):
+        """An engine for a position seen mid-game, e.g. a blind player's sampled world.
+
+        ``board``: 144 kinds or None; ``reserve``: the kinds in reserve (any
+        order); ``stock``: the kinds still to come, in order.  Together they must
+        make 144 tiles.  The history starts here: ``unmake`` cannot go back
+        beyond it.
+        """
+        cdef Engine e = Engine.__new__(Engine)
+        cdef int p, placed = 0, i
+        if len(board) != NPOS or len(reserve) + len(stock) + sum(b is not None for b in board) != NPOS:
+            raise ValueError("board, reserve and stock must hold 144 tiles in all")
+        if len(reserve) > NSLOTS or (len(stock) > 0 and len(reserve) != NSLOTS):
+            raise ValueError("the reserve holds 9 tiles while the stock lasts")
+        memset(&e.s, 0, sizeof(State))
+        e.s.variant = variant
+        for p in range(NPOS):
+            e.s.kind[p] = -1 if board[p] is None else board[p]
+            placed += board[p] is not None
+        e.s.placed = placed
+        for k in reserve:
+            e.s.reserve[k] += 1
+        for i, k in enumerate(stock):
+            e.s.deal[NSLOTS + placed + i] = k
+        state_recompute(&e.s)
+        e._history = []
+        return e
+
+    def consistent(self):
+        """True if the incrementally kept fields equal a from-scratch rebuild."""
+        cdef State copy = self.s
+        state_recompute(&copy)
+        return memcmp(&copy, &self.s, sizeof(State)) == 0
 
     def legal_moves(self):
         """Sorted (kind, position) pairs."""
