@@ -85,8 +85,8 @@ def test_wrong_side_and_reasons():
     assert not r.legal and r.plies == 1
     assert "the stone cannot go from c4 to c3" in r.error
     assert r.illegal.number == 1 and r.illegal.side == GREEN
-    r = replay_text("1. (a1-b1)")
-    assert "not a straight move of 3" in r.error
+    r = replay_text("1. (a1-a3)")
+    assert "not a straight move of 1" in r.error
 
 
 @pytest.mark.parametrize("text, fragment", [
