@@ -58,6 +58,8 @@ def _register() -> None:
     from cli import pyramid
 
     solve.add_command(pyramid.pyramid)
+    from cli import boundary
+    solve.add_command(boundary.boundary)
 
 
 _register()

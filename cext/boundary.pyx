@@ -1,0 +1,665 @@
+# cython: language_level=3
+"""Boundary's compiled engine: bitboards, make/unmake, perft and the solver core.
+
+The twin of ``solver/boundary/rules.py`` (tests/test_boundary_fast_vs_reference.py).
+
+State (``State``, a few words): ``occ`` has a bit for every square holding a
+pyramid or a stone, ``stones[p]`` and ``pyr[p]`` are player ``p``'s stones and
+the squares whose stack is ``p``'s (stacks only form on a player's own bases,
+so a stack has one owner).  ``stack``/``height`` keep every stack bottom to
+top, ``count[p][w]`` how many pyramids ``p`` has in world ``w``, and ``hash``
+the Zobrist key, updated incrementally by ``make``/``unmake``.
+
+Bit ``rank * 6 + file`` is a square, as in the reference.  A move is one
+int32: ``p0 | p1 << 6 | s0 << 12 | s1 << 18 | STONE_FLAG`` (the stone part is
+zero, flag clear, for a pyramid move alone).
+"""
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t, uint8_t, int16_t, int8_t
+from libc.stdlib cimport malloc, calloc, free
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from cext.rng cimport splitmix64_next
+
+cdef enum:
+    NSQ = 36
+    MAXH = 6
+    MAXMOVES = 2048
+    STONE_FLAG = 1 << 24
+    MATE = 10000
+    MATE_BOUND = 9000
+    MAXPLY = 128
+    TT_EXACT = 1
+    TT_LOWER = 2
+    TT_UPPER = 3
+
+cdef struct State:
+    uint64_t occ
+    uint64_t stones[2]
+    uint64_t pyr[2]
+    uint8_t stack[NSQ][MAXH]
+    uint8_t height[NSQ]
+    int count[2][2]
+    int side
+    uint64_t hash
+
+# -- tables, filled once at import ------------------------------------------
+
+cdef int8_t RAY_SQ[NSQ][8][6]        # square after k steps, -1 off the board
+cdef uint64_t RAY_PATH[NSQ][8][6]    # squares passed over (steps 1..k-1)
+cdef uint8_t RAY_CROSS[NSQ][8][6]    # 1 if the k steps cross the continuum
+cdef int IN_WORLD[NSQ][8]            # most steps that stay in the square's world
+cdef uint64_t WORLD_MASK[2]
+cdef uint64_t BASE_MASK[2]           # a player's own two bases
+cdef uint64_t BOARD = (<uint64_t>1 << 36) - 1
+cdef int WIN_SQ[2][2]                # where each player's trees must stand
+cdef uint8_t WIN_STACK[2][2][3]
+cdef uint64_t Z_PYR[12][NSQ][MAXH]
+cdef uint64_t Z_STONE[2][NSQ]
+cdef uint64_t Z_SIDE
+
+cdef int DF[8]
+cdef int DR[8]
+
+
+cdef void _init_tables():
+    cdef int s, d, k, f, r, nf, nr, t
+    cdef uint64_t path, seed
+    DF[:] = [1, 1, 0, -1, -1, -1, 0, 1]
+    DR[:] = [0, 1, 1, 1, 0, -1, -1, -1]
+    WORLD_MASK[0] = 0
+    WORLD_MASK[1] = 0
+    for s in range(NSQ):
+        WORLD_MASK[0 if s % 6 < 3 else 1] |= <uint64_t>1 << s
+        for d in range(8):
+            f = s % 6
+            r = s // 6
+            path = 0
+            IN_WORLD[s][d] = 0
+            RAY_SQ[s][d][0] = s
+            RAY_PATH[s][d][0] = 0
+            RAY_CROSS[s][d][0] = 0
+            for k in range(1, 6):
+                nf = f + DF[d] * k
+                nr = r + DR[d] * k
+                if nf < 0 or nf > 5 or nr < 0 or nr > 5:
+                    RAY_SQ[s][d][k] = -1
+                    RAY_PATH[s][d][k] = 0
+                    RAY_CROSS[s][d][k] = 1
+                    continue
+                t = nr * 6 + nf
+                RAY_SQ[s][d][k] = t
+                RAY_PATH[s][d][k] = path
+                RAY_CROSS[s][d][k] = (f < 3) != (nf < 3)
+                if not RAY_CROSS[s][d][k] and IN_WORLD[s][d] == k - 1:
+                    IN_WORLD[s][d] = k
+                path |= <uint64_t>1 << t
+    BASE_MASK[0] = (<uint64_t>1 << 0) | (<uint64_t>1 << 35)
+    BASE_MASK[1] = (<uint64_t>1 << 5) | (<uint64_t>1 << 30)
+    WIN_SQ[0][0] = 35   # red tree on f6
+    WIN_SQ[0][1] = 0    # yellow tree on a1
+    WIN_SQ[1][0] = 30   # green tree on a6
+    WIN_SQ[1][1] = 5    # blue tree on f1
+    for pl in range(2):
+        for i in range(2):
+            c = pl * 2 + i
+            WIN_STACK[pl][i][0] = c * 3 + 2
+            WIN_STACK[pl][i][1] = c * 3 + 1
+            WIN_STACK[pl][i][2] = c * 3
+    seed = 0x426F756E64617279
+    cdef int p, h
+    for p in range(12):
+        for s in range(NSQ):
+            for h in range(MAXH):
+                Z_PYR[p][s][h] = splitmix64_next(&seed)
+    for p in range(2):
+        for s in range(NSQ):
+            Z_STONE[p][s] = splitmix64_next(&seed)
+    global Z_SIDE
+    Z_SIDE = splitmix64_next(&seed)
+
+
+_init_tables()
+
+# -- hot helpers -----------------------------------------------------------
+
+cdef inline int lsb(uint64_t b) noexcept nogil:
+    return __builtin_ctzll(b)
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline bint won_by(const State *st, int pl) noexcept nogil:
+    """Both of ``pl``'s trees stand exchanged, stacked large, medium, small."""
+    cdef int i, s
+    for i in range(2):
+        s = WIN_SQ[pl][i]
+        if st.height[s] != 3:
+            return False
+        if (st.stack[s][0] != WIN_STACK[pl][i][0] or st.stack[s][1] != WIN_STACK[pl][i][1]
+                or st.stack[s][2] != WIN_STACK[pl][i][2]):
+            return False
+    return True
+
+
+cdef int gen_moves(const State *st, int32_t *out) noexcept nogil:
+    """Write the legal moves of the side to move into ``out`` and return how many.
+
+    With ``out == NULL`` only count them (perft's bulk leaves).  Does not look
+    at whether the game is already won: callers check ``won_by`` first.
+    """
+    cdef int me = st.side, opp = 1 - st.side
+    cdef int n = 0, s, t, d, k, s0, s1, p, w, wt
+    cdef uint64_t occ = st.occ, stones_all = st.stones[0] | st.stones[1]
+    cdef uint64_t bb, sb, pb, occ2, allowed, allowed2, moved
+    cdef bint ok_stay = st.count[me][0] >= 2 and st.count[me][1] >= 2
+    allowed = (~occ & ~BASE_MASK[opp] & BOARD) | (BASE_MASK[me] & ~stones_all)
+    if ok_stay:
+        bb = st.pyr[me]
+        while bb:
+            s = lsb(bb)
+            bb &= bb - 1
+            k = st.stack[s][st.height[s] - 1] % 3 + 1
+            for d in range(8):
+                if k > IN_WORLD[s][d]:
+                    continue
+                t = RAY_SQ[s][d][k]
+                if (RAY_PATH[s][d][k] & occ) or not ((allowed >> t) & 1):
+                    continue
+                if out != NULL:
+                    out[n] = s | (t << 6)
+                n += 1
+    sb = st.stones[me]
+    while sb:
+        s0 = lsb(sb)
+        sb &= sb - 1
+        w = 0 if s0 % 6 < 3 else 1
+        pb = st.pyr[me] & WORLD_MASK[w]
+        if not pb:
+            continue
+        for d in range(8):
+            for k in range(1, IN_WORLD[s0][d] + 1):
+                s1 = RAY_SQ[s0][d][k]
+                if (occ >> s1) & 1:
+                    break
+                if (BASE_MASK[opp] >> s1) & 1:
+                    continue
+                moved = (<uint64_t>1 << s0) | (<uint64_t>1 << s1)
+                occ2 = occ ^ moved
+                allowed2 = (~occ2 & ~BASE_MASK[opp] & BOARD) | (BASE_MASK[me] & ~(stones_all ^ moved))
+                bb = pb
+                while bb:
+                    p = lsb(bb)
+                    bb &= bb - 1
+                    for t in range(8):
+                        wt = RAY_SQ[p][t][k]
+                        if wt < 0 or (RAY_PATH[p][t][k] & occ2) or not ((allowed2 >> wt) & 1):
+                            continue
+                        if RAY_CROSS[p][t][k]:
+                            if st.count[me][w] < 3 or st.count[me][1 - w] < 1:
+                                continue
+                        elif not ok_stay:
+                            continue
+                        if out != NULL:
+                            out[n] = p | (wt << 6) | (s0 << 12) | (s1 << 18) | STONE_FLAG
+                        n += 1
+    return n
+
+
+cdef inline void make(State *st, int32_t m) noexcept nogil:
+    """Play ``m`` (legal for the side to move); ``unmake(st, m)`` undoes it."""
+    cdef int me = st.side
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63, s0, s1, h, piece
+    cdef uint64_t b
+    if m & STONE_FLAG:
+        s0 = (m >> 12) & 63
+        s1 = (m >> 18) & 63
+        b = (<uint64_t>1 << s0) | (<uint64_t>1 << s1)
+        st.stones[me] ^= b
+        st.occ ^= b
+        st.hash ^= Z_STONE[me][s0] ^ Z_STONE[me][s1]
+    h = st.height[p0] - 1
+    piece = st.stack[p0][h]
+    st.height[p0] = h
+    st.hash ^= Z_PYR[piece][p0][h]
+    if h == 0:
+        st.occ &= ~(<uint64_t>1 << p0)
+        st.pyr[me] &= ~(<uint64_t>1 << p0)
+    h = st.height[p1]
+    st.stack[p1][h] = piece
+    st.height[p1] = h + 1
+    st.hash ^= Z_PYR[piece][p1][h]
+    st.occ |= <uint64_t>1 << p1
+    st.pyr[me] |= <uint64_t>1 << p1
+    st.count[me][0 if p0 % 6 < 3 else 1] -= 1
+    st.count[me][0 if p1 % 6 < 3 else 1] += 1
+    st.side = 1 - me
+    st.hash ^= Z_SIDE
+
+
+cdef inline void unmake(State *st, int32_t m) noexcept nogil:
+    cdef int me = 1 - st.side
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63, s0, s1, h, piece
+    cdef uint64_t b
+    st.side = me
+    st.hash ^= Z_SIDE
+    st.count[me][0 if p1 % 6 < 3 else 1] -= 1
+    st.count[me][0 if p0 % 6 < 3 else 1] += 1
+    h = st.height[p1] - 1
+    piece = st.stack[p1][h]
+    st.height[p1] = h
+    st.hash ^= Z_PYR[piece][p1][h]
+    if h == 0:
+        st.occ &= ~(<uint64_t>1 << p1)
+        st.pyr[me] &= ~(<uint64_t>1 << p1)
+    h = st.height[p0]
+    st.stack[p0][h] = piece
+    st.height[p0] = h + 1
+    st.hash ^= Z_PYR[piece][p0][h]
+    st.occ |= <uint64_t>1 << p0
+    st.pyr[me] |= <uint64_t>1 << p0
+    if m & STONE_FLAG:
+        s0 = (m >> 12) & 63
+        s1 = (m >> 18) & 63
+        b = (<uint64_t>1 << s0) | (<uint64_t>1 << s1)
+        st.stones[me] ^= b
+        st.occ ^= b
+        st.hash ^= Z_STONE[me][s0] ^ Z_STONE[me][s1]
+
+
+cdef uint64_t perft_rec(State *st, int depth, int32_t *buf) noexcept nogil:
+    """Leaves at ``depth`` below a position nobody has won; bulk count at depth 1."""
+    cdef int n, i
+    cdef uint64_t total = 0
+    if depth == 1:
+        return gen_moves(st, NULL)
+    n = gen_moves(st, buf)
+    for i in range(n):
+        make(st, buf[i])
+        if not won_by(st, 1 - st.side):
+            total += perft_rec(st, depth - 1, buf + n)
+        unmake(st, buf[i])
+    return total
+
+
+# -- Python-facing board ---------------------------------------------------
+
+def encode_move(move):
+    """(s0, s1, p0, p1) as in the reference -> the int32 form."""
+    s0, s1, p0, p1 = move
+    m = p0 | (p1 << 6)
+    if s0 is not None:
+        m |= (s0 << 12) | (s1 << 18) | STONE_FLAG
+    return m
+
+
+def decode_move(int m):
+    if m & STONE_FLAG:
+        return ((m >> 12) & 63, (m >> 18) & 63, m & 63, (m >> 6) & 63)
+    return (None, None, m & 63, (m >> 6) & 63)
+
+
+cdef class Board:
+    """A compiled position with make/unmake; built from the reference's fields.
+
+    ``Board(stacks, stones, side)`` takes 36 bottom-to-top stacks of pyramid
+    numbers, a dict square -> stone owner and the side to move, exactly as
+    ``solver.boundary.rules.Position`` holds them.
+    """
+
+    cdef State st
+    cdef list history
+
+    def __init__(self, stacks, stones, int side):
+        cdef int s, h, p
+        self.history = []
+        self.st.occ = 0
+        self.st.stones[0] = self.st.stones[1] = 0
+        self.st.pyr[0] = self.st.pyr[1] = 0
+        self.st.count[0][0] = self.st.count[0][1] = self.st.count[1][0] = self.st.count[1][1] = 0
+        self.st.side = side
+        self.st.hash = Z_SIDE if side == 1 else 0
+        if len(stacks) != NSQ:
+            raise ValueError("need 36 stacks")
+        for s in range(NSQ):
+            self.st.height[s] = 0
+            stack = stacks[s]
+            if len(stack) > MAXH:
+                raise ValueError("stack too high")
+            for h, p in enumerate(stack):
+                if not 0 <= p < 12:
+                    raise ValueError("bad pyramid")
+                self.st.stack[s][h] = p
+                self.st.hash ^= Z_PYR[p][s][h]
+                self.st.count[p // 6][0 if s % 6 < 3 else 1] += 1
+            self.st.height[s] = len(stack)
+            if stack:
+                self.st.occ |= <uint64_t>1 << s
+                self.st.pyr[stack[len(stack) - 1] // 6] |= <uint64_t>1 << s
+        for s, pl in stones.items():
+            self.st.stones[pl] |= <uint64_t>1 << s
+            self.st.occ |= <uint64_t>1 << s
+            self.st.hash ^= Z_STONE[pl][s]
+
+    @classmethod
+    def from_position(cls, pos):
+        return cls(pos.stacks, pos.stones, pos.side)
+
+    @property
+    def side(self):
+        return self.st.side
+
+    @property
+    def hash(self):
+        return self.st.hash
+
+    def stacks(self):
+        return [[self.st.stack[s][h] for h in range(self.st.height[s])] for s in range(NSQ)]
+
+    def stones(self):
+        return {s: pl for pl in range(2) for s in range(NSQ) if (self.st.stones[pl] >> s) & 1}
+
+    def legal_moves(self):
+        """Legal moves as reference tuples (empty once the game is won)."""
+        cdef int32_t buf[MAXMOVES]
+        cdef int n, i
+        if self.winner() is not None:
+            return []
+        n = gen_moves(&self.st, buf)
+        return [decode_move(buf[i]) for i in range(n)]
+
+    def count_moves(self):
+        if self.winner() is not None:
+            return 0
+        return gen_moves(&self.st, NULL)
+
+    def push(self, move):
+        """Play a legal move (ValueError otherwise); ``pop()`` takes it back."""
+        if move not in self.legal_moves():
+            raise ValueError(f"illegal move {move}")
+        m = encode_move(move)
+        make(&self.st, m)
+        self.history.append(m)
+
+    def pop(self):
+        m = self.history.pop()
+        unmake(&self.st, m)
+        return decode_move(m)
+
+    def winner(self):
+        for pl in (1 - self.st.side, self.st.side):
+            if won_by(&self.st, pl):
+                return pl
+        return None
+
+    def perft(self, int depth):
+        """Leaves at ``depth`` (the rules page's counting; bulk at the last ply)."""
+        cdef uint64_t n
+        cdef int32_t *buf
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        if depth == 0:
+            return 1
+        if self.winner() is not None:
+            return 0
+        buf = <int32_t *>malloc(sizeof(int32_t) * MAXMOVES * depth)
+        if buf == NULL:
+            raise MemoryError()
+        with nogil:
+            n = perft_rec(&self.st, depth, buf)
+        free(buf)
+        return n
+
+    def divide(self, int depth):
+        """[(move, leaves)] for each first move."""
+        out = []
+        for mv in self.legal_moves():
+            m = encode_move(mv)
+            make(&self.st, m)
+            if won_by(&self.st, 1 - self.st.side):
+                n = 1 if depth == 1 else 0
+            else:
+                n = self.perft(depth - 1)
+            unmake(&self.st, m)
+            out.append((mv, n))
+        return out
+
+    def search(self, *, int max_depth=64, double time_limit=0.0, int64_t node_limit=0,
+               int tt_mb=64):
+        """Run the solver core; see :func:`_solve` for the contract."""
+        return _solve(self, max_depth, time_limit, node_limit, tt_mb)
+
+    cdef State *state(self):
+        return &self.st
+
+
+# -- the solver core -------------------------------------------------------
+
+cdef struct TTEntry:
+    uint64_t key
+    int16_t value
+    int8_t depth
+    uint8_t flag
+    int32_t move
+
+cdef struct Searcher:
+    State st
+    TTEntry *tt
+    uint64_t tt_mask
+    uint64_t path[MAXPLY + 2]
+    int64_t nodes
+    int64_t node_limit
+    double deadline
+    bint aborted
+    bint allow_zero_cuts
+    int64_t horizon_hits
+    int64_t zero_cuts
+    int64_t rep_hits
+    int32_t *buf
+    uint32_t history[NSQ][NSQ]
+
+
+
+cdef double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int to_tt(int v, int ply) noexcept nogil:
+    if v > MATE_BOUND:
+        return v + ply
+    if v < -MATE_BOUND:
+        return v - ply
+    return v
+
+
+cdef inline int from_tt(int v, int ply) noexcept nogil:
+    if v > MATE_BOUND:
+        return v - ply
+    if v < -MATE_BOUND:
+        return v + ply
+    return v
+
+
+cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept nogil:
+    """Score of the side to move, searched ``depth`` plies, inside (alpha, beta).
+
+    Scores: ``MATE - n`` is a win for the side to move n plies from the root,
+    ``-(MATE - n)`` a loss, 0 a draw or not proven either way (the horizon, a
+    repetition of a position on the current path, or an abort).  Contract:
+    a returned decisive score is sound whatever the path (a repetition only
+    ever pulls scores towards 0); a result ``<= alpha`` is an upper bound,
+    ``>= beta`` a lower bound, in between exact for this search.
+    """
+    cdef State *st = &S.st
+    cdef int n, i, j, best, v, bi, orig_alpha = alpha, bestmove = 0, ttmove = 0
+    cdef int32_t *moves
+    cdef int32_t m
+    cdef uint32_t sc, bsc
+    cdef TTEntry *e
+    S.nodes += 1
+    if won_by(st, 1 - st.side):
+        return -(MATE - ply)
+    i = ply - 2
+    while i >= 0:
+        if S.path[i] == st.hash:
+            S.rep_hits += 1
+            return 0
+        i -= 2
+    if depth == 0:
+        if gen_moves(st, NULL) == 0:
+            return -(MATE - ply)
+        S.horizon_hits += 1
+        return 0
+    if (S.nodes & 1023) == 0:
+        if (S.node_limit and S.nodes >= S.node_limit) or (S.deadline > 0 and now() >= S.deadline):
+            S.aborted = True
+    if S.aborted or ply >= MAXPLY:
+        S.horizon_hits += 1
+        return 0
+    # mate-distance pruning: nothing here beats a win next ply or loses sooner than now
+    if alpha < -(MATE - ply):
+        alpha = -(MATE - ply)
+    if beta > MATE - ply - 1:
+        beta = MATE - ply - 1
+    if alpha >= beta:
+        return alpha
+    e = &S.tt[st.hash & S.tt_mask]
+    if e.key == st.hash:
+        ttmove = e.move
+        if e.depth >= depth:
+            v = from_tt(e.value, ply)
+            if (v > MATE_BOUND or v < -MATE_BOUND or S.allow_zero_cuts) and (
+                    e.flag == TT_EXACT or (e.flag == TT_LOWER and v >= beta)
+                    or (e.flag == TT_UPPER and v <= alpha)):
+                if -MATE_BOUND <= v <= MATE_BOUND:
+                    S.zero_cuts += 1
+                return v
+    moves = S.buf + ply * MAXMOVES
+    n = gen_moves(st, moves)
+    if n == 0:
+        return -(MATE - ply)
+    S.path[ply] = st.hash
+    best = -MATE - 1
+    for i in range(n):
+        # pick the best-ordered remaining move: TT move, then landings on own bases, then history
+        bi = i
+        bsc = 0
+        for j in range(i, n):
+            m = moves[j]
+            if m == ttmove:
+                sc = 0xFFFFFFFF
+            else:
+                sc = S.history[m & 63][(m >> 6) & 63] + (0x40000000 if (BASE_MASK[st.side] >> ((m >> 6) & 63)) & 1 else 0)
+            if sc > bsc or j == i:
+                bsc = sc
+                bi = j
+        m = moves[bi]
+        moves[bi] = moves[i]
+        moves[i] = m
+        make(st, m)
+        v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
+        unmake(st, m)
+        if S.aborted:
+            return 0
+        if v > best:
+            best = v
+            bestmove = m
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    if S.history[m & 63][(m >> 6) & 63] < 0x3FFFFFFF - depth * depth:
+                        S.history[m & 63][(m >> 6) & 63] += depth * depth
+                    break
+    e.key = st.hash
+    e.value = to_tt(best, ply)
+    e.depth = depth
+    e.move = bestmove
+    e.flag = TT_UPPER if best <= orig_alpha else (TT_LOWER if best >= beta else TT_EXACT)
+    return best
+
+
+def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, int tt_mb):
+    """Iterative deepening from ``board``; a dict with the proven verdict.
+
+    Returns ``result`` ('win', 'loss', 'draw' or 'unknown', for the side to
+    move), ``plies`` (to the end of the game under best play, for win/loss),
+    ``best`` (the move as a reference tuple: fastest win, longest defence),
+    ``depth`` (last completed depth), ``nodes``, ``limit`` (what stopped an
+    unknown: 'depth', 'time' or 'nodes') and ``tt_entries``.
+
+    A draw is claimed only after a depth whose search met no horizon and used
+    no non-decisive transposition entry: then every line ends in a win, a loss
+    or a repetition of a position on the line, and a repetition forced by one
+    side is a draw (rules/boundary.md, decision: from this position, with no
+    earlier history).
+    """
+    cdef Searcher *S
+    cdef uint64_t entries = 1
+    cdef int depth, v, best_v = 0, i, n
+    cdef int32_t best_m = 0
+    cdef int32_t root_moves[MAXMOVES]
+    cdef TTEntry *root_e
+    if max_depth < 1 or max_depth > MAXPLY - 2:
+        raise ValueError(f"depth must be 1..{MAXPLY - 2}")
+    if tt_mb < 1:
+        raise ValueError("tt_mb must be >= 1")
+    while entries * 2 * sizeof(TTEntry) <= <uint64_t>tt_mb * 1024 * 1024:
+        entries *= 2
+    S = <Searcher *>calloc(1, sizeof(Searcher))
+    if S == NULL:
+        raise MemoryError()
+    S.tt = <TTEntry *>calloc(entries, sizeof(TTEntry))
+    S.buf = <int32_t *>malloc(sizeof(int32_t) * MAXMOVES * (MAXPLY + 1))
+    if S.tt == NULL or S.buf == NULL:
+        free(S.tt); free(S.buf); free(S)
+        raise MemoryError()
+    S.st = board.st
+    S.tt_mask = entries - 1
+    S.node_limit = node_limit
+    S.deadline = now() + time_limit if time_limit > 0 else 0.0
+    S.allow_zero_cuts = True
+    out = {"result": "unknown", "plies": None, "best": None, "depth": 0, "nodes": 0,
+           "limit": "depth", "tt_entries": int(entries)}
+    try:
+        if won_by(&S.st, 1 - S.st.side):
+            out.update(result="loss", plies=0, limit=None)
+            return out
+        n = gen_moves(&S.st, root_moves)
+        if n == 0:
+            out.update(result="loss", plies=0, limit=None)
+            return out
+        depth = 1
+        while depth <= max_depth:
+            S.horizon_hits = 0
+            S.zero_cuts = 0
+            with nogil:
+                v = negamax(S, depth, 0, -MATE - 1, MATE + 1)
+            if S.aborted:
+                out["limit"] = "nodes" if (node_limit and S.nodes >= node_limit) else "time"
+                break
+            best_v = v
+            root_e = &S.tt[S.st.hash & S.tt_mask]
+            best_m = root_e.move if root_e.key == S.st.hash else 0
+            out["depth"] = depth
+            if v > MATE_BOUND:
+                out.update(result="win", plies=MATE - v, best=decode_move(best_m), limit=None)
+                break
+            if v < -MATE_BOUND:
+                out.update(result="loss", plies=MATE + v, best=decode_move(best_m), limit=None)
+                break
+            if S.horizon_hits == 0:
+                if S.zero_cuts == 0:
+                    out.update(result="draw", plies=None, best=decode_move(best_m), limit=None)
+                    break
+                S.allow_zero_cuts = False      # redo this depth without them
+                continue
+            S.allow_zero_cuts = True
+            depth += 1
+        out["nodes"] = int(S.nodes)
+        return out
+    finally:
+        free(S.tt)
+        free(S.buf)
+        free(S)
