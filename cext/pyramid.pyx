@@ -53,6 +53,16 @@ cdef int g_dep[NPOS][9]      # positions whose support count rises when p fills
 cdef int g_threshold[NPOS]   # support needed to open: 1 on level 1, 5 above
 cdef uint32_t g_fit[2][NKINDS]   # [variant][kind]: mask of kinds that fit against it
 cdef uint64_t g_zobrist[NPOS][NKINDS]
+cdef int g_order_mode = 3
+cdef int g_hole_check_from = 100
+
+def set_hole_check_from(int m):
+    global g_hole_check_from
+    g_hole_check_from = m
+
+def set_order_mode(int m):
+    global g_order_mode
+    g_order_mode = m
 
 cdef int _index_at(int level, int f, int r):
     cdef int p
@@ -162,6 +172,7 @@ cdef struct State:
     int8_t deal[NPOS]          # the deal as kinds
     uint8_t empty_near[NPOS]   # empty positions among sides(p) and above(p)
     uint8_t exposed[NKINDS]    # filled tiles, by kind, with an empty side or top
+    uint8_t suffix[NPOS + 1][NKINDS]  # suffix[i][k]: tiles of kind k in deal[i:]
 
 
 cdef inline void _set_open(State *s, int p) noexcept nogil:
@@ -191,8 +202,90 @@ cdef void state_init(State *s, int8_t *deal, int variant) noexcept nogil:
         _reserve_add(s, deal[p], 1)
     for p in range(NPOS):
         s.empty_near[p] = g_nside[p] + (1 if g_above[p] >= 0 else 0)
+    _count_suffix(s)
     s.variant = variant
     _set_open(s, START)
+
+
+cdef void _count_suffix(State *s) noexcept nogil:
+    cdef int i, k
+    memset(s.suffix[NPOS], 0, NKINDS)
+    for i in range(NPOS - 1, -1, -1):
+        memcpy(s.suffix[i], s.suffix[i + 1], NKINDS)
+        s.suffix[i][s.deal[i]] += 1
+
+
+cdef int _try_assign(int i, uint32_t *pot, int *rem, int *owner, int *owned, bint *seen) noexcept nogil:
+    """Kuhn's augmenting path: give restricted position ``i`` a tile kind."""
+    cdef int k, j, c
+    cdef uint32_t m = pot[i]
+    while m:
+        k = _ctz32(m)
+        m &= m - 1
+        if seen[k]:
+            continue
+        seen[k] = True
+        if owned[k] < rem[k]:
+            owner[k * 32 + owned[k]] = i
+            owned[k] += 1
+            return 1
+        for c in range(owned[k]):
+            j = owner[k * 32 + c]
+            if _try_assign(j, pot, rem, owner, owned, seen):
+                owner[k * 32 + c] = i
+                return 1
+    return 0
+
+
+cdef bint holes_matchable(State *s) noexcept nogil:
+    """False only if some empty positions can never all be filled.
+
+    Every empty position must one day take a distinct remaining tile, and that
+    tile must fit a neighbour filled by then: one filled now, or one still
+    empty (then it could fit anything some remaining tile fits).  If even this
+    generous matching between positions and remaining tiles fails (Hall), no
+    line wins.  Only positions that accept fewer than all remaining kinds are
+    matched (at most 32 of them: any subset must be matchable too).
+    """
+    cdef int rem[NKINDS]
+    cdef uint32_t pot[32]
+    cdef int owner[NKINDS * 32]
+    cdef int owned[NKINDS]
+    cdef bint seen[NKINDS]
+    cdef uint32_t remaining = 0, reachable = 0, fixed, mask
+    cdef int k, p, i, q, n = 0, stock = NSLOTS + s.placed
+    cdef bint open_neighbour
+    for k in range(NKINDS):
+        rem[k] = s.reserve[k] + (s.suffix[stock][k] if stock < NPOS else 0)
+        if rem[k] > 0:
+            remaining |= (<uint32_t>1) << k
+            reachable |= g_fit[s.variant][k]
+    for p in range(NPOS):
+        if s.kind[p] >= 0 or n == 32:
+            continue
+        fixed = 0
+        open_neighbour = False
+        for i in range(g_nside[p] + 1):
+            q = g_side[p][i] if i < g_nside[p] else g_below[p]
+            if q < 0:
+                continue
+            if s.kind[q] >= 0:
+                fixed |= g_fit[s.variant][s.kind[q]]
+            else:
+                open_neighbour = True
+        mask = (fixed | (reachable if open_neighbour else 0)) & remaining
+        if mask == remaining:
+            continue
+        if mask == 0:
+            return False
+        pot[n] = mask
+        n += 1
+    memset(owned, 0, sizeof(owned))
+    for i in range(n):
+        memset(seen, 0, sizeof(seen))
+        if not _try_assign(i, pot, rem, owner, owned, seen):
+            return False
+    return True
 
 
 cdef void state_recompute(State *s) noexcept nogil:
@@ -445,7 +538,8 @@ cdef struct Search:
     uint64_t nodes
     uint64_t relaxed_cuts
     int deepest              # most tiles placed on any line searched
-    uint64_t node_limit      # 0: none
+    uint64_t node_limit      # 0: none (this round's budget)
+    uint64_t salt            # tie-break of this round's move ordering
     double deadline          # seconds on the monotonic clock; 0: none
     int limit_hit
     uint16_t path[NPOS]      # the winning line, filled on the way back up
@@ -460,7 +554,16 @@ cdef inline double _now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef void order_moves(State *s, uint16_t *moves, int n) noexcept nogil:
+cdef inline uint32_t _tie(uint64_t salt, uint16_t move) noexcept nogil:
+    """A salted pseudo-random tie-break in 0-15 (0 for salt 0: generation order)."""
+    cdef uint64_t z
+    if salt == 0:
+        return 0
+    z = salt * <uint64_t>0x9E3779B97F4A7C15ULL + move
+    return <uint32_t>(splitmix64_next(&z) & 15)
+
+
+cdef void order_moves(State *s, uint16_t *moves, int n, uint64_t salt) noexcept nogil:
     """Sort moves, most promising first (ordering never changes the verdict).
 
     Dragons last (a dragon in reserve always has a place, keep it for need);
@@ -479,7 +582,17 @@ cdef void order_moves(State *s, uint16_t *moves, int n) noexcept nogil:
     for i in range(n):
         k = moves[i] & 31
         p = moves[i] >> 5
-        score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>places[k] << 8) | (<uint32_t>(4 - g_level[p]) << 4)
+        if g_order_mode == 0:
+            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>places[k] << 8) | (<uint32_t>(4 - g_level[p]) << 4)
+        elif g_order_mode == 1:
+            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>places[k] << 8) | (<uint32_t>(g_level[p]) << 4)
+        elif g_order_mode == 2:
+            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>places[k] << 8) | (<uint32_t>s.empty_near[p] << 4)
+        elif g_order_mode == 3:
+            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>s.empty_near[p] << 16) | (<uint32_t>places[k] << 4)
+        else:
+            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>(g_nside[p] + (g_level[p] > 1)) << 16) | (<uint32_t>places[k] << 4)
+        score[i] |= _tie(salt, moves[i])
     for i in range(1, n):
         key = score[i]
         mv = moves[i]
@@ -516,13 +629,13 @@ cdef int search(Search *x, int ply) noexcept nogil:
         return ABORTED
     if s.placed > 0 and table_dead(&x.table, s):   # the empty board packs to 0, like an unused entry
         return DEAD
-    if s.placed > 0 and not can_finish_relaxed(s):
+    if s.placed > 0 and not (can_finish_relaxed(s) and (s.placed < g_hole_check_from or holes_matchable(s))):
         x.relaxed_cuts += 1
         table_store_dead(&x.table, s)
         return DEAD
     moves = x.move_stack + ply * MAX_MOVES
     n = generate(s, moves)
-    order_moves(s, moves, n)
+    order_moves(s, moves, n, x.salt)
     for i in range(n):
         k = moves[i] & 31
         p = moves[i] >> 5
@@ -539,8 +652,35 @@ cdef int search(Search *x, int ply) noexcept nogil:
     return DEAD
 
 
+cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_round) noexcept nogil:
+    """Rounds of DFS with doubling node budgets and fresh tie-breaks.
+
+    A round that runs out of budget proves nothing, but every board it proved
+    dead stays in the table, so later rounds (and the final, unbudgeted one)
+    start from there.  A deal is lost only when one round completes without a
+    win.  Restarts help on won deals whose first ordering is stuck in a dead
+    subtree far from the root.
+    """
+    cdef uint64_t budget = first_round, used = 0
+    cdef int r
+    while True:
+        if budget == 0 or (node_limit and used + budget >= node_limit):
+            budget = (node_limit - used) if node_limit else 0
+            x.limit_hit = LIMIT_NONE
+            x.node_limit = used + budget if node_limit else 0
+            return search(x, 0)
+        x.node_limit = used + budget
+        r = search(x, 0)
+        if r != ABORTED or x.limit_hit == LIMIT_TIME:
+            return r
+        used = x.nodes
+        x.salt += 1
+        budget *= 2
+
+
 def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
-                double time_limit=0.0, uint64_t table_bytes=64 << 20):
+                double time_limit=0.0, uint64_t table_bytes=64 << 20,
+                uint64_t first_round=5000):
     """Decide a deal given as 144 kinds.
 
     Returns a dict: ``verdict`` ('won', 'lost' or 'unknown'), ``moves`` (the
@@ -560,11 +700,10 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
         if x.move_stack == NULL or table_init(&x.table, table_bytes) != 0:
             raise MemoryError("cannot allocate the transposition table")
         state_init(&x.state, deal, variant)
-        x.node_limit = node_limit
         t0 = _now()
         x.deadline = t0 + time_limit if time_limit > 0 else 0.0
         with nogil:
-            r = search(x, 0)
+            r = _search_with_restarts(x, node_limit, first_round)
         seconds = _now() - t0
         verdict = {WON: "won", DEAD: "lost", ABORTED: "unknown"}[r]
         limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}[x.limit_hit] if r == ABORTED else None
@@ -635,6 +774,7 @@ cdef class Engine:
             e.s.reserve[k] += 1
         for i, k in enumerate(stock):
             e.s.deal[NSLOTS + placed + i] = k
+        _count_suffix(&e.s)
         state_recompute(&e.s)
         e._history = []
         return e
@@ -694,6 +834,9 @@ cdef class Engine:
 
     def can_finish_relaxed(self):
         return self.s.placed == 0 or can_finish_relaxed(&self.s)
+
+    def holes_matchable(self):
+        return self.s.placed == 0 or holes_matchable(&self.s)
 
     def is_stuck(self):
         cdef uint16_t moves[MAX_MOVES]
