@@ -14,7 +14,8 @@ from typing import List, Optional, Tuple
 
 from solver.errors import InputError
 from solver.pyramid.tiles import CANONICAL_DECK, TILES, parse_tile
-from solver.rng import check_seed, shuffled
+from cext.rng import shuffled_indices
+from solver.rng import check_seed
 
 DEAL_SIZE = 144
 RESERVE_SLOTS = 9
@@ -42,9 +43,12 @@ class Deal:
 
 
 def deal_from_seed(seed: int) -> Deal:
-    """Deal number ``seed``: the canonical deck shuffled by SplitMix64(seed)."""
+    """Deal number ``seed``: the canonical deck shuffled by SplitMix64(seed).
+
+    Uses the compiled shuffle; ``solver.rng.shuffled`` is its reference twin.
+    """
     check_seed(seed)
-    return Deal(tuple(shuffled(CANONICAL_DECK, seed=seed)), seed)
+    return Deal(tuple(CANONICAL_DECK[i] for i in shuffled_indices(DEAL_SIZE, seed)), seed)
 
 
 def parse_deal(text: str) -> Deal:

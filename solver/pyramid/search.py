@@ -46,6 +46,7 @@ class SolveResult:
     table_bytes: int = 0
     deepest: int = 0
     seed: Optional[int] = None
+    best_line: List[Move] = field(default_factory=list)  # not won: the line that placed most tiles
 
     def to_dict(self) -> dict:
         return {
@@ -97,4 +98,6 @@ def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] 
         if not report.valid:
             raise SolverBug(f"the checker rejected the solver's line: {report.error}")
         result.moves, result.slots = state.history, state.slot_history
+    else:
+        result.best_line = faces_for_line(deal, raw["deepest_line"], variant=variant).history
     return result
