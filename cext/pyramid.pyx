@@ -26,6 +26,7 @@ cdef enum:
     KIND_SEASON = 28
     KIND_DRAGON = 29
     START = 38          # 1e5: level 1, file e (4), rank 5 (4)
+    HOLE_CHECK_FROM = 100   # the matching check pays off only once the board fills up
     PACKED_WORDS = 12   # 12 positions x 5 bits per 64-bit word
     MAX_MOVES = 1296    # 9 distinct reserve kinds x 144 positions
 
@@ -53,16 +54,6 @@ cdef int g_dep[NPOS][9]      # positions whose support count rises when p fills
 cdef int g_threshold[NPOS]   # support needed to open: 1 on level 1, 5 above
 cdef uint32_t g_fit[2][NKINDS]   # [variant][kind]: mask of kinds that fit against it
 cdef uint64_t g_zobrist[NPOS][NKINDS]
-cdef int g_order_mode = 3
-cdef int g_hole_check_from = 100
-
-def set_hole_check_from(int m):
-    global g_hole_check_from
-    g_hole_check_from = m
-
-def set_order_mode(int m):
-    global g_order_mode
-    g_order_mode = m
 
 cdef int _index_at(int level, int f, int r):
     cdef int p
@@ -540,6 +531,7 @@ cdef struct Search:
     int deepest              # most tiles placed on any line searched
     uint64_t node_limit      # 0: none (this round's budget)
     uint64_t salt            # tie-break of this round's move ordering
+    bint cuts                # the two sound relaxation cuts (off only to test them)
     double deadline          # seconds on the monotonic clock; 0: none
     int limit_hit
     uint16_t path[NPOS]      # the winning line, filled on the way back up
@@ -566,10 +558,11 @@ cdef inline uint32_t _tie(uint64_t salt, uint16_t move) noexcept nogil:
 cdef void order_moves(State *s, uint16_t *moves, int n, uint64_t salt) noexcept nogil:
     """Sort moves, most promising first (ordering never changes the verdict).
 
-    Dragons last (a dragon in reserve always has a place, keep it for need);
-    then the kind with the fewest places first (play the hard tile while it
-    fits); then higher levels first (they free nothing but use up positions that
-    only the tiles below make reachable).
+    Dragons last (a dragon in reserve always has a place: keep it for need);
+    then the most enclosed position first (fewest empty neighbours: fill holes
+    while something still fits them, rather than leave them for the end); then
+    the kind with the fewest places first (play the hard tile while it fits);
+    ties are broken by the round's salt.
     """
     cdef int places[NKINDS]
     cdef uint32_t score[MAX_MOVES]
@@ -582,16 +575,7 @@ cdef void order_moves(State *s, uint16_t *moves, int n, uint64_t salt) noexcept 
     for i in range(n):
         k = moves[i] & 31
         p = moves[i] >> 5
-        if g_order_mode == 0:
-            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>places[k] << 8) | (<uint32_t>(4 - g_level[p]) << 4)
-        elif g_order_mode == 1:
-            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>places[k] << 8) | (<uint32_t>(g_level[p]) << 4)
-        elif g_order_mode == 2:
-            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>places[k] << 8) | (<uint32_t>s.empty_near[p] << 4)
-        elif g_order_mode == 3:
-            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>s.empty_near[p] << 16) | (<uint32_t>places[k] << 4)
-        else:
-            score[i] = ((1 if k == KIND_DRAGON else 0) << 24) | (<uint32_t>(g_nside[p] + (g_level[p] > 1)) << 16) | (<uint32_t>places[k] << 4)
+        score[i] = ((<uint32_t>(k == KIND_DRAGON)) << 24) | (<uint32_t>s.empty_near[p] << 16) | (<uint32_t>places[k] << 4)
         score[i] |= _tie(salt, moves[i])
     for i in range(1, n):
         key = score[i]
@@ -629,7 +613,7 @@ cdef int search(Search *x, int ply) noexcept nogil:
         return ABORTED
     if s.placed > 0 and table_dead(&x.table, s):   # the empty board packs to 0, like an unused entry
         return DEAD
-    if s.placed > 0 and not (can_finish_relaxed(s) and (s.placed < g_hole_check_from or holes_matchable(s))):
+    if x.cuts and s.placed > 0 and not (can_finish_relaxed(s) and (s.placed < HOLE_CHECK_FROM or holes_matchable(s))):
         x.relaxed_cuts += 1
         table_store_dead(&x.table, s)
         return DEAD
@@ -680,13 +664,18 @@ cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_ro
 
 def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                 double time_limit=0.0, uint64_t table_bytes=64 << 20,
-                uint64_t first_round=5000):
+                uint64_t first_round=5000, bint cuts=True):
     """Decide a deal given as 144 kinds.
 
     Returns a dict: ``verdict`` ('won', 'lost' or 'unknown'), ``moves`` (the
     winning line as (kind, position) pairs, empty unless won), ``nodes``,
     ``seconds``, ``limit`` ('nodes', 'time' or None), ``table_entries`` (peak
-    occupied entries), ``table_bytes`` (allocated).
+    occupied entries), ``table_bytes`` (allocated), ``deepest`` and
+    ``deepest_line`` (the line that placed the most tiles), ``relaxed_cuts``.
+
+    ``first_round`` is the node budget of the first restart round (0: a single
+    plain DFS); ``cuts=False`` switches off the relaxation cuts, so tests can
+    check them against plain exhaustive search.
     """
     cdef Search *x = <Search *>calloc(1, sizeof(Search))
     cdef int8_t deal[NPOS]
@@ -700,6 +689,7 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
         if x.move_stack == NULL or table_init(&x.table, table_bytes) != 0:
             raise MemoryError("cannot allocate the transposition table")
         state_init(&x.state, deal, variant)
+        x.cuts = cuts
         t0 = _now()
         x.deadline = t0 + time_limit if time_limit > 0 else 0.0
         with nogil:
