@@ -22,7 +22,7 @@ from typing import List, Optional
 from solver.errors import InputError
 from solver.pyramid.deal import DEAL_SIZE, RESERVE_SLOTS, Deal
 from solver.pyramid.geometry import ABOVE, BELOW, POSITIONS, SIDES, START, position_index
-from solver.pyramid.tiles import KIND_DRAGON, TILES, kind_rank, kind_suit, parse_tile
+from solver.pyramid.tiles import KIND_DRAGON, N_KINDS, TILES, kind_rank, kind_suit, parse_tile
 
 VARIANTS = ("continuous", "wild-dragons")
 
@@ -54,6 +54,11 @@ def kinds_fit(a: int, b: int, *, variant: str = "continuous") -> bool:
         return False
     sa, sb = kind_suit(a), kind_suit(b)
     return sa is None or sb is None or sa != sb
+
+
+FIT = {variant: tuple(tuple(kinds_fit(a, b, variant=variant) for b in range(N_KINDS)) for a in range(N_KINDS))
+       for variant in VARIANTS}
+"""``FIT[variant][a][b]``: kinds_fit tabulated, for replaying long lines quickly."""
 
 
 @dataclass(frozen=True)
@@ -153,10 +158,8 @@ class PyramidState:
             return f"{where} is not open"
         if not self.history:
             return None
-        kind = TILES[move.tile].kind
-        variant = self.game.variant
-        if not any(kinds_fit(kind, TILES[self.board[q]].kind, variant=variant)
-                   for q in self.fit_neighbours(move.pos)):
+        fits = FIT[self.game.variant][TILES[move.tile].kind]
+        if not any(fits[TILES[self.board[q]].kind] for q in self.fit_neighbours(move.pos)):
             return f"{token} fits no tile next to {where}"
         return None
 

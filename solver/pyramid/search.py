@@ -8,12 +8,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from cext import pyramid as _fast
 from solver.pyramid.check import check_solution
-from solver.pyramid.deal import Deal
-from solver.pyramid.rules import Move, PyramidState, check_variant
+from solver.pyramid.deal import RESERVE_SLOTS, Deal
+from solver.pyramid.rules import Move, check_variant
 from solver.pyramid.tiles import TILES
 
 VARIANT_CODES = {"continuous": 0, "wild-dragons": 1}
@@ -62,19 +62,25 @@ def deal_kinds(deal: Deal) -> List[int]:
     return [TILES[f].kind for f in deal.faces]
 
 
-def faces_for_line(deal: Deal, line, *, variant: str) -> PyramidState:
-    """Turn a compiled line of (kind, position) into face moves by replaying it
-    on the reference state: each kind is taken from the lowest reserve slot that
-    holds a tile of that kind."""
-    from solver.pyramid.rules import PyramidGame
+def faces_for_line(deal: Deal, line) -> Tuple[List[Move], List[int]]:
+    """Name the actual tiles of a compiled line of (kind, position) pairs.
 
-    state = PyramidGame(deal, variant).new_initial_state()
+    Each kind is taken from the lowest reserve slot holding a tile of that
+    kind, and that slot is refilled from the stock.  Only the reserve is
+    tracked here; legality is the checker's job.  Returns moves and slots.
+    """
+    reserve: List[Optional[int]] = list(deal.faces[:RESERVE_SLOTS])
+    stock = RESERVE_SLOTS
+    moves, slots = [], []
     for kind, pos in line:
-        slot = next((i for i, f in enumerate(state.reserve) if f is not None and TILES[f].kind == kind), None)
+        slot = next((i for i, f in enumerate(reserve) if f is not None and TILES[f].kind == kind), None)
         if slot is None:
-            raise SolverBug(f"the search played a {kind=} that is not in the reserves")
-        state.apply(Move(state.reserve[slot], pos))
-    return state
+            raise SolverBug(f"the search played kind {kind} with none in the reserves")
+        moves.append(Move(reserve[slot], pos))
+        slots.append(slot + 1)
+        reserve[slot] = deal.faces[stock] if stock < len(deal.faces) else None
+        stock += 1
+    return moves, slots
 
 
 def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] = DEFAULT_NODE_LIMIT,
@@ -93,11 +99,11 @@ def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] 
                          limit=raw["limit"], table_entries=raw["table_entries"],
                          table_bytes=raw["table_bytes"], deepest=raw["deepest"], seed=deal.seed)
     if result.verdict == "won":
-        state = faces_for_line(deal, raw["moves"], variant=variant)
-        report = check_solution(deal, state.history, variant=variant)
+        moves, slots = faces_for_line(deal, raw["moves"])
+        report = check_solution(deal, moves, variant=variant)
         if not report.valid:
             raise SolverBug(f"the checker rejected the solver's line: {report.error}")
-        result.moves, result.slots = state.history, state.slot_history
+        result.moves, result.slots = moves, slots
     else:
-        result.best_line = faces_for_line(deal, raw["deepest_line"], variant=variant).history
+        result.best_line = faces_for_line(deal, raw["deepest_line"])[0]
     return result
