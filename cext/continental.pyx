@@ -153,7 +153,7 @@ cdef inline int opt_ranks(const Opt *o, int *ranks) noexcept nogil:
     return o.nnat
 
 
-cdef inline int place(Search *S, const Opt *o) noexcept nogil:
+cdef inline int place_general(Search *S, const Opt *o) noexcept nogil:
     """Add ``o`` to M and return its marginal cost; -1 (M unchanged) if infeasible."""
     cdef int ranks[4]
     cdef int n = opt_ranks(o, ranks)
@@ -172,6 +172,31 @@ cdef inline int place(Search *S, const Opt *o) noexcept nogil:
     for i in range(n):
         after += rank_cost(S, ranks[i])
     return after - before
+
+
+cdef inline int place(Search *S, const Opt *o) noexcept nogil:
+    """``place_general`` with a shortcut for straights over ranks no trio uses.
+
+    With no trio naturals at a rank, a straight natural costs one exactly when
+    M already holds as many of that card as the hand, and fits while under
+    ``decks`` copies: the general rank cost reduces to that.
+    """
+    cdef int i, c, added = 0, jc
+    if o.rank >= 0:
+        return place_general(S, o)
+    for i in range(o.nnat):
+        c = o.nat[i]
+        if S.trio[c % 13] != 0:
+            return place_general(S, o)
+        if S.straight[c] >= S.decks:
+            return -1
+        if S.straight[c] >= S.hand[c]:
+            added += 1
+    if S.jokers + o.jokers > S.pack_jokers:
+        return -1
+    jc = joker_cost(S)
+    add_opt(S, o, 1)
+    return added + joker_cost(S) - jc
 
 
 cdef inline int rest_bound(Search *S, int depth, int i) noexcept nogil:
@@ -261,9 +286,6 @@ cdef int deficiency_core(Search *S, const int *hand, int rnd, int decks, int jok
     return S.best
 
 
-cdef Search _S
-
-
 cdef int check_params(int rnd, int decks, int jokers_per_deck) except -1:
     if rnd < 1 or rnd > 7:
         raise ValueError("round must be 1 to 7")
@@ -276,6 +298,7 @@ def deficiency(hand, int rnd, int decks=2, int jokers_per_deck=2, bint joker_lim
     """(deficiency, nodes) of ``hand`` (53 counts) for round ``rnd``."""
     cdef int h[NK]
     cdef int i, d
+    cdef Search S
     check_params(rnd, decks, jokers_per_deck)
     if len(hand) != NK:
         raise ValueError("hand must have 53 counts")
@@ -283,8 +306,8 @@ def deficiency(hand, int rnd, int decks=2, int jokers_per_deck=2, bint joker_lim
         h[i] = hand[i]
         if h[i] < 0 or h[i] > (decks * jokers_per_deck if i == JOKER else decks):
             raise ValueError("hand holds more copies than the pack")
-    d = deficiency_core(&_S, h, rnd, decks, jokers_per_deck, joker_limit)
-    return d, _S.nodes
+    d = deficiency_core(&S, h, rnd, decks, jokers_per_deck, joker_limit)
+    return d, S.nodes
 
 
 def deficiency_batch(const unsigned char[:, :] hands, int rnd, int decks=2, int jokers_per_deck=2,
@@ -292,6 +315,7 @@ def deficiency_batch(const unsigned char[:, :] hands, int rnd, int decks=2, int 
     """Deficiencies of many hands (rows of 53 counts, unchecked) as a list; for benchmarks."""
     cdef int n = hands.shape[0], i, c
     cdef int h[NK]
+    cdef Search S
     cdef int[:] out
     import array
     res = array.array("i", [0] * n)
@@ -303,7 +327,7 @@ def deficiency_batch(const unsigned char[:, :] hands, int rnd, int decks=2, int 
         for i in range(n):
             for c in range(NK):
                 h[c] = hands[i, c]
-            out[i] = deficiency_core(&_S, h, rnd, decks, jokers_per_deck, joker_limit)
+            out[i] = deficiency_core(&S, h, rnd, decks, jokers_per_deck, joker_limit)
     return list(res)
 
 
@@ -311,6 +335,7 @@ def odds_histogram(int rnd, uint64_t first_seed, int64_t deals, int decks=2, int
                    bint joker_limit=True):
     """Deficiency histogram (list indexed by deficiency) over deals first_seed .. +deals-1.
 
+    Releases the GIL, so threads over disjoint seed ranges run in parallel.
     Deal ``N`` is the canonical pack (per deck: s h d c, A..K, then jokers)
     shuffled by Fisher-Yates driven by SplitMix64(N); the hand is its first
     ``cards`` cards, exactly as ``solver.continental.rules.deal_hand``.
@@ -319,6 +344,7 @@ def odds_histogram(int rnd, uint64_t first_seed, int64_t deals, int decks=2, int
     cdef int32_t deck[8 * 60]
     cdef int h[NK]
     cdef int64_t hist[64]
+    cdef Search S
     cdef int n, i, d, cards, jpd
     cdef int64_t k
     cdef uint64_t seed
@@ -342,7 +368,7 @@ def odds_histogram(int rnd, uint64_t first_seed, int64_t deals, int decks=2, int
             memset(h, 0, sizeof(h))
             for i in range(cards):
                 h[deck[i]] += 1
-            d = deficiency_core(&_S, h, rnd, decks, jokers_per_deck, joker_limit)
+            d = deficiency_core(&S, h, rnd, decks, jokers_per_deck, joker_limit)
             hist[d] += 1
     d = 63
     while d > 0 and hist[d] == 0:

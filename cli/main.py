@@ -58,6 +58,8 @@ def _register() -> None:
     from cli import pyramid
 
     solve.add_command(pyramid.pyramid)
+    from cli import continental
+    solve.add_command(continental.continental)
 
 
 _register()

@@ -1,0 +1,84 @@
+"""`solve continental`: contracts, deficiency, odds and play-outs of Continental."""
+from __future__ import annotations
+
+import click
+
+from cli.common import SEED, emit_json
+from solver.continental.analysis import odds as run_odds
+from solver.continental.notation import Pack, format_card, parse_hand
+from solver.continental.render import hand_text, odds_text
+from solver.continental.search import analyse_hand
+
+ROUND = click.IntRange(1, 7)
+
+
+def pack_options(f):
+    """--decks, --jokers-per-deck and --joker-limit/--no-joker-limit."""
+    f = click.option("--joker-limit/--no-joker-limit", default=True, show_default=True,
+                     help="At most as many jokers as natural cards in a combination.")(f)
+    f = click.option("--jokers-per-deck", type=int, default=2, show_default=True,
+                     help="Jokers in each deck.")(f)
+    f = click.option("--decks", type=int, default=2, show_default=True,
+                     help="52-card decks in the pack.")(f)
+    return f
+
+
+JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+@click.group(invoke_without_command=True)
+@click.pass_context
+def continental(ctx):
+    """Continental rummy: contracts, deficiency, odds and play-outs."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@continental.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--round", "round_number", type=ROUND, required=True, help="Round 1-7.")
+@pack_options
+@JSON
+def hand(cards, round_number, decks, jokers_per_deck, joker_limit, as_json):
+    """Does a hand meet round R's contract?  Arrangement, points left, deficiency, outs.
+
+    CARDS is one quoted string or several words: "As 2s 3s 4s Kh Kd X".
+    """
+    pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
+    h = parse_hand(" ".join(cards), pack=pack)
+    report = analyse_hand(h, round_number, pack=pack, joker_limit=joker_limit)
+    if as_json:
+        emit_json({
+            "round": report["round"],
+            "hand": [format_card(c) for c in range(53) for _ in range(h[c])],
+            "meets": report["meets"],
+            "deficiency": report["deficiency"],
+            "melds": [[format_card(c) for c in m] for m in report["melds"]],
+            "points_left": report["points_left"],
+            "improving": [format_card(c) for c in report["improving"]],
+        })
+    else:
+        click.echo(hand_text(report))
+
+
+@continental.command()
+@click.option("--round", "round_number", type=ROUND, required=True, help="Round 1-7.")
+@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Monte Carlo deals (deal numbers SEED .. SEED+N-1).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="First deal number.")
+@click.option("--method", type=click.Choice(["auto", "exact", "monte-carlo"]), default="auto",
+              show_default=True, help="auto: exact for rounds 1 and 4, else Monte Carlo.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Threads for Monte Carlo.")
+@pack_options
+@JSON
+def odds(round_number, deals, seed, method, workers, decks, jokers_per_deck, joker_limit,
+         as_json):
+    """P(a dealt hand meets round R's contract) and the deficiency distribution."""
+    pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
+    result = run_odds(round_number, deals=deals, seed=seed, pack=pack, joker_limit=joker_limit,
+                      method=method, workers=workers)
+    if as_json:
+        emit_json(result)
+    else:
+        click.echo(odds_text(result))
