@@ -39,6 +39,7 @@ once.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import List, NamedTuple, Sequence, Tuple
 
 from solver.continental.notation import JOKER, N_RANKS, N_SUITS, Pack, make_card
@@ -60,15 +61,17 @@ def max_jokers(size: int, joker_limit: bool) -> int:
     return size // 2 if joker_limit else size - 1
 
 
-def trio_options(joker_limit: bool) -> List[Option]:
-    return [
+@lru_cache(maxsize=None)
+def trio_options(joker_limit: bool) -> Tuple[Option, ...]:
+    return tuple(
         Option("trio", (), r, TRIO_MIN - k, k)
         for r in range(N_RANKS)
         for k in range(max_jokers(TRIO_MIN, joker_limit) + 1)
-    ]
+    )
 
 
-def straight_options(joker_limit: bool) -> List[Option]:
+@lru_cache(maxsize=None)
+def straight_options(joker_limit: bool) -> Tuple[Option, ...]:
     out = []
     for s in range(N_SUITS):
         for start in range(N_RANKS):
@@ -80,7 +83,7 @@ def straight_options(joker_limit: bool) -> List[Option]:
                     make_card(s, start + i) for i in range(STRAIGHT_MIN) if not mask >> i & 1
                 )
                 out.append(Option("straight", naturals, -1, 0, jokers))
-    return out
+    return tuple(out)
 
 
 class _Multiset:
@@ -147,7 +150,9 @@ def deficiency_search(hand: Sequence[int], round_number: int, *, pack: Pack = Pa
     kinds = rnd.kinds
     empty = _Multiset(hand, pack)
     tables = {}
-    for kind, opts in (("trio", trio_options(joker_limit)), ("straight", straight_options(joker_limit))):
+    needed = {"trio": trio_options, "straight": straight_options}
+    for kind in set(kinds):
+        opts = needed[kind](joker_limit)
         scored = []
         for opt in opts:
             cost = empty.place(opt)
@@ -157,6 +162,8 @@ def deficiency_search(hand: Sequence[int], round_number: int, *, pack: Pack = Pa
         scored.sort(key=lambda pair: pair[0])  # stable: ties keep generation order
         tables[kind] = scored
     floor = {k: (tables[k][0][0] if tables[k] else 0) for k in tables}
+    if any(not tables[k] for k in tables):
+        raise ValueError("the pack cannot form this contract")
 
     m = _Multiset(hand, pack)
     best = [sum(get_round(round_number)[2:]) * STRAIGHT_MIN + 1]
