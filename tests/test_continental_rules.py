@@ -1,0 +1,133 @@
+"""Notation, melds, seeded deals and the meaning of deficiency."""
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import solver.continental.analysis
+import solver.continental.arrange
+import solver.continental.deficiency
+import solver.continental.notation
+import solver.continental.render
+import solver.continental.rules
+import solver.continental.search
+from cext import continental as fast
+from solver.continental.arrange import best_arrangement
+from solver.continental.notation import (
+    JOKER, N_KINDS, Pack, format_card, format_hand, parse_card, parse_hand,
+)
+from solver.continental.rules import (
+    ROUNDS, deal_hand, is_straight, is_trio, joker_stands_for,
+)
+from solver.continental.sample import random_play_hand
+from solver.errors import InputError
+
+
+@pytest.mark.parametrize("module", [
+    solver.continental.notation, solver.continental.rules, solver.continental.deficiency,
+    solver.continental.arrange, solver.continental.search, solver.continental.render,
+    solver.continental.analysis,
+])
+def test_doctests(module):
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_every_card_round_trips():
+    for c in range(N_KINDS):
+        assert parse_card(format_card(c)) == c
+    assert parse_card("10h") == parse_card("Th") and parse_card("x") == JOKER
+
+
+@pytest.mark.parametrize("bad", ["1s", "Az", "", "Kss", "XX", "11h"])
+def test_unknown_cards_are_input_errors(bad):
+    with pytest.raises(InputError):
+        parse_card(bad)
+
+
+def test_copies_are_checked_against_the_pack():
+    assert format_hand(parse_hand("Ks Ks X X X", pack=Pack(decks=2, jokers_per_deck=2))) == "Ks Ks X X X"
+    with pytest.raises(InputError, match="3 copies of Ks"):
+        parse_hand("Ks Ks Ks")
+    assert parse_hand("Ks Ks Ks", pack=Pack(decks=3))[parse_card("Ks")] == 3
+    with pytest.raises(InputError):
+        parse_hand("X X X X X")
+
+
+def test_deal_vectors():
+    # rules/vectors.md
+    want = {0: "Js Jd Td As Ah 8h 5h 2h 2h 3s 9s Qs Ad",
+            1: "9d 2h Qh 7h 8s 2h 7c Jh 9h As X Th Kc",
+            42: "Qh 7h 8c Ks 6c 3s 7s Js Th 6h Qc 4h 5d"}
+    for seed, text in want.items():
+        assert " ".join(format_card(c) for c in deal_hand(seed, 13)) == text
+        assert [format_card(c) for c in fast.deal_hand(seed, 13)] == text.split()
+
+
+def cards(text):
+    return [parse_card(t) for t in text.split()]
+
+
+def test_melds():
+    assert is_trio(cards("Ks Ks Kh"))            # duplicates with two decks
+    assert not is_trio(cards("Ks Kh"))
+    assert not is_trio(cards("X X X"), joker_limit=False)  # needs a natural
+    assert is_trio(cards("Ks X X"), joker_limit=False) and not is_trio(cards("Ks X X"))
+    assert is_straight(cards("Js Qs Ks As 2s"))  # wraps through the ace
+    assert is_straight(cards("Ks As 2s 3s"))
+    assert not is_straight(cards("As 2s 3s 4h"))
+    assert not is_straight(cards("As 2s 3s"))
+    thirteen = cards("4s 5s 6s 7s 8s 9s Ts Js Qs Ks As 2s 3s")
+    assert is_straight(thirteen) and not is_straight(thirteen + cards("4s"))
+    assert is_straight(cards("X 5h 6h X 8h"))
+    assert not is_straight(cards("X X X 8h"), joker_limit=True)
+    assert is_straight(cards("X X X 8h"), joker_limit=False)
+    assert format_card(joker_stands_for(cards("Qh X Ah 2h"), 1)) == "Kh"
+
+
+def test_contract_at_deficiency_zero_matches_the_arrangement_search():
+    """Two independent searches: the kernel's deficiency 0 and an actual arrangement."""
+    for rnd in range(1, 8):
+        for seed in range(120):
+            hand = random_play_hand(seed, rnd)
+            d = fast.deficiency(hand, rnd)[0]
+            arranged = best_arrangement(hand, rnd)
+            assert (d == 0) == (arranged is not None), (rnd, format_hand(hand))
+            if arranged:
+                melds, left = arranged
+                assert len(melds) == ROUNDS[rnd].trios + ROUNDS[rnd].straights
+                assert all(is_trio(m) or is_straight(m) for m in melds)
+
+
+def test_deficiency_is_one_exchange_more_than_the_best_neighbour():
+    """The definition: d(H) = 1 + min over one exchange (give g, draw c from the pack) of d."""
+    pack = Pack()
+    for rnd in range(1, 8):
+        for seed in range(6 if rnd > 5 else 12):
+            hand = list(random_play_hand(seed, rnd))
+            d = fast.deficiency(hand, rnd)[0]
+            if d == 0:
+                continue
+            best = 99
+            for c in range(N_KINDS):
+                if hand[c] >= pack.copies(c):
+                    continue
+                hand[c] += 1
+                for g in range(N_KINDS):
+                    if g != c and hand[g]:
+                        hand[g] -= 1
+                        best = min(best, fast.deficiency(hand, rnd)[0])
+                        hand[g] += 1
+                hand[c] -= 1
+            assert d == 1 + best, (rnd, format_hand(hand))
+
+
+def test_known_deficiencies():
+    assert fast.deficiency(parse_hand("Ks Kh X 5d 5c 5c 9s"), 1)[0] == 0
+    assert fast.deficiency(parse_hand("Ks Kh Kd X X 2c 9s"), 1)[0] == 1
+    assert fast.deficiency(parse_hand("Ks Kh Kd X X 2c 9s"), 1, 2, 2, False)[0] == 0
+    # three trios of kings need 9 kings; two decks hold 8: one must be a joker
+    assert fast.deficiency(parse_hand("Ks Ks Kh Kh Kd Kd Kc Kc 2s 3s"), 4)[0] == 1
+    # round 7: three straights wrapping through the ace, one joker
+    assert fast.deficiency(parse_hand("Qs Ks As 2s Qh Kh Ah X 5d 6d 7d 8d 9c"), 7)[0] == 0
