@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import click
 
-from cli.common import SEED, emit_json
+from tqdm import tqdm
+
+from cli.common import SEED, emit_json, is_tty
 from solver.continental.analysis import odds as run_odds
 from solver.continental.notation import Pack, format_card, parse_hand
-from solver.continental.render import hand_text, odds_text
+from solver.continental.play import play_many
+from solver.continental.render import hand_text, odds_text, play_text
 from solver.continental.search import analyse_hand
 
 ROUND = click.IntRange(1, 7)
@@ -82,3 +85,26 @@ def odds(round_number, deals, seed, method, workers, decks, jokers_per_deck, jok
         emit_json(result)
     else:
         click.echo(odds_text(result))
+
+
+@continental.command()
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games with seeds SEED .. SEED+N-1.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="First game seed.")
+@click.option("--policy", "policies", multiple=True, type=click.Choice(["random", "greedy"]),
+              help="Policy per seat, repeated; seats cycle through the list "
+                   "(default: greedy, random).")
+@pack_options
+@JSON
+def play(players, games, seed, policies, decks, jokers_per_deck, joker_limit, as_json):
+    """Whole seven-round games between policies: scores and win rates by seat."""
+    pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
+    with tqdm(total=games, disable=not is_tty(), desc="games") as bar:
+        summary = play_many(games, seed=seed, players=players,
+                            policies=policies or ("greedy", "random"), pack=pack,
+                            joker_limit=joker_limit, progress=bar.update)
+    if as_json:
+        emit_json(summary)
+    else:
+        click.echo(play_text(summary))

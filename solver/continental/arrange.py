@@ -63,16 +63,20 @@ def _trios(res: List[int], joker_limit: bool) -> Iterator[Tuple[tuple, Meld]]:
                     yield (r, k, j), held[:k] + [JOKER] * j
 
 
-def best_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: bool = True
-                     ) -> Optional[Tuple[List[Meld], int]]:
-    """(melds, points left) for the best way to meet the contract, or None if it cannot."""
+def best_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: bool = True,
+                     max_cards: Optional[int] = None) -> Optional[Tuple[List[Meld], int]]:
+    """(melds, points left) for the best way to meet the contract, or None if it cannot.
+
+    ``max_cards`` caps the cards laid (in play a player keeps a card to discard).
+    """
+    cap = sum(hand) if max_cards is None else max_cards
     rnd = get_round(round_number)
     kinds = ["straight"] * rnd.straights + ["trio"] * rnd.trios
     res = list(hand)
     best: List = [None, -1]  # melds, points laid
     chosen: List[Meld] = []
 
-    def dfs(depth: int, last_key, laid: int) -> None:
+    def dfs(depth: int, last_key, laid: int, count: int) -> None:
         if depth == len(kinds):
             if laid > best[1]:
                 best[0], best[1] = [list(m) for m in chosen], laid
@@ -82,17 +86,17 @@ def best_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: boo
         gen = _straights if kinds[depth] == "straight" else _trios
         same = depth > 0 and kinds[depth - 1] == kinds[depth]
         for key, meld in list(gen(res, joker_limit)):
-            if same and key < last_key:
+            if same and key < last_key or count + len(meld) > cap:
                 continue
             for c in meld:
                 res[c] -= 1
             chosen.append(meld)
-            dfs(depth + 1, key, laid + sum(card_points(c) for c in meld))
+            dfs(depth + 1, key, laid + sum(card_points(c) for c in meld), count + len(meld))
             chosen.pop()
             for c in meld:
                 res[c] += 1
 
-    dfs(0, None, 0)
+    dfs(0, None, 0, 0)
     if best[0] is None:
         return None
     return best[0], hand_points(hand) - best[1]

@@ -51,3 +51,14 @@ def odds_text(result: Dict) -> str:
         count = "" if result["method"] == "exact" else f"{v:>10}  "
         lines.append(f"  {d:>2}  {count}{share:8.4%}")
     return "\n".join(lines)
+
+
+def play_text(summary: Dict) -> str:
+    lines = [f"{summary['games']} games from seed {summary['seed']}, "
+             f"{summary['players']} players", "seat  policy   win rate  mean score"]
+    for i, name in enumerate(summary["policies"]):
+        lines.append(f"{i + 1:>4}  {name:<7} {summary['win_rate'][i]:>9.1%}  "
+                     f"{summary['mean_score'][i]:>10.1f}")
+    turns = " ".join(f"{t:.1f}" for t in summary["mean_round_turns"])
+    lines.append(f"mean turns per round 1-7: {turns}")
+    return "\n".join(lines)
