@@ -131,3 +131,50 @@ def test_known_deficiencies():
     assert fast.deficiency(parse_hand("Ks Ks Kh Kh Kd Kd Kc Kc 2s 3s"), 4)[0] == 1
     # round 7: three straights wrapping through the ace, one joker
     assert fast.deficiency(parse_hand("Qs Ks As 2s Qh Kh Ah X 5d 6d 7d 8d 9c"), 7)[0] == 0
+
+
+# ---- hypothesis: the kernel's "meets" against the arrangement search on edge cases ----
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@st.composite
+def near_contract_hands(draw):
+    """Hands built from combination-shaped pieces: many jokers, duplicates, wraps."""
+    decks = draw(st.integers(1, 3))
+    jpd = draw(st.integers(0, 3))
+    pack = Pack(decks=decks, jokers_per_deck=jpd)
+    rnd = draw(st.integers(1, 7))
+    n = ROUNDS[rnd].cards + draw(st.integers(0, 1))
+    hand = [0] * N_KINDS
+    count = 0
+    while count < n:
+        piece = draw(st.sampled_from(["run", "rank", "joker", "any"]))
+        if piece == "run":
+            s, start, length = draw(st.integers(0, 3)), draw(st.integers(0, 12)), draw(st.integers(2, 13))
+            cards_ = [s * 13 + (start + i) % 13 for i in range(length)]
+        elif piece == "rank":
+            r = draw(st.integers(0, 12))
+            cards_ = [draw(st.integers(0, 3)) * 13 + r for _ in range(draw(st.integers(1, 4)))]
+        elif piece == "joker":
+            cards_ = [JOKER] * draw(st.integers(1, 3))
+        else:
+            cards_ = [draw(st.integers(0, 52))]
+        for c in cards_:
+            if count < n and hand[c] < pack.copies(c):
+                hand[c] += 1
+                count += 1
+    return hand, rnd, pack, draw(st.booleans())
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@given(near_contract_hands())
+def test_hypothesis_meets_iff_an_arrangement_exists(case):
+    hand, rnd, pack, limit = case
+    d = fast.deficiency(hand, rnd, pack.decks, pack.jokers_per_deck, limit)[0]
+    arranged = best_arrangement(hand, rnd, joker_limit=limit)
+    assert (d == 0) == (arranged is not None)
+    if arranged:
+        for m in arranged[0]:
+            assert is_trio(m, joker_limit=limit) or is_straight(m, joker_limit=limit)

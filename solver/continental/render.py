@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Dict
 
 from solver.continental.notation import format_cards
-from solver.continental.rules import get_round, is_trio
+from solver.continental.rules import get_round
 
 
 def hand_text(report: Dict) -> str:
@@ -21,8 +21,8 @@ def hand_text(report: Dict) -> str:
     head = f"round {rnd.number} ({rnd.contract}): "
     if report["meets"]:
         lines = [head + "meets the contract"]
-        for meld in report["melds"]:
-            kind = "trio" if is_trio(meld, joker_limit=False) else "straight"
+        kinds = ["straight"] * rnd.straights + ["trio"] * rnd.trios  # best_arrangement's order
+        for kind, meld in zip(kinds, report["melds"]):
             lines.append(f"  {kind:<9} {format_cards(meld)}")
         lines.append(f"points left: {report['points_left']}")
         return "\n".join(lines)
