@@ -10,7 +10,7 @@ from solver.continental.analysis import odds as run_odds
 from solver.continental.notation import Pack, format_card, parse_hand
 from solver.continental.play import play_many
 from solver.continental.render import hand_text, odds_text, play_text
-from solver.continental.search import analyse_hand
+from solver.continental.search import DEFAULT_NODE_LIMIT, analyse_hand
 
 ROUND = click.IntRange(1, 7)
 
@@ -40,16 +40,19 @@ def continental(ctx):
 @continental.command()
 @click.argument("cards", nargs=-1, required=True)
 @click.option("--round", "round_number", type=ROUND, required=True, help="Round 1-7.")
+@click.option("--node-limit", type=click.IntRange(min=1), default=DEFAULT_NODE_LIMIT,
+              show_default=True, help="Combinations the arrangement search may place.")
 @pack_options
 @JSON
-def hand(cards, round_number, decks, jokers_per_deck, joker_limit, as_json):
+def hand(cards, round_number, node_limit, decks, jokers_per_deck, joker_limit, as_json):
     """Does a hand meet round R's contract?  Arrangement, points left, deficiency, outs.
 
     CARDS is one quoted string or several words: "As 2s 3s 4s Kh Kd X".
     """
     pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
     h = parse_hand(" ".join(cards), pack=pack)
-    report = analyse_hand(h, round_number, pack=pack, joker_limit=joker_limit)
+    report = analyse_hand(h, round_number, pack=pack, joker_limit=joker_limit,
+                          node_limit=node_limit)
     if as_json:
         emit_json({
             "round": report["round"],
@@ -58,6 +61,8 @@ def hand(cards, round_number, decks, jokers_per_deck, joker_limit, as_json):
             "deficiency": report["deficiency"],
             "melds": [[format_card(c) for c in m] for m in report["melds"]],
             "points_left": report["points_left"],
+            "arrangement": report["arrangement"],
+            "nodes": report["arrangement_nodes"],
             "improving": [format_card(c) for c in report["improving"]],
         })
     else:

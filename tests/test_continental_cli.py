@@ -87,3 +87,12 @@ def test_subprocess_error_is_one_line(tmp_path):
                        cwd=tmp_path, capture_output=True, text=True, env=env)
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and p.stderr.startswith("solve: error:")
+
+
+def test_arrangement_node_limit_says_unknown():
+    hand = "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks X X X X"
+    limited = json.loads(run("hand", "--round", "7", hand, "--node-limit", "50", "--json").output)
+    assert limited["meets"] is True and limited["arrangement"].startswith("unknown")
+    assert limited["nodes"] == 50
+    full = json.loads(run("hand", "--round", "7", hand, "--json").output)
+    assert full["arrangement"] == "best" and full["points_left"] == 0

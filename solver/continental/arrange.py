@@ -16,7 +16,7 @@ True
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from solver.continental.notation import (
     JOKER, N_RANKS, N_SUITS, card_points, hand_points, make_card,
@@ -63,11 +63,26 @@ def _trios(res: List[int], joker_limit: bool) -> Iterator[Tuple[tuple, Meld]]:
                     yield (r, k, j), held[:k] + [JOKER] * j
 
 
-def best_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: bool = True,
-                     max_cards: Optional[int] = None) -> Optional[Tuple[List[Meld], int]]:
-    """(melds, points left) for the best way to meet the contract, or None if it cannot.
+class Arrangement(NamedTuple):
+    """What :func:`search_arrangement` found.
 
-    ``max_cards`` caps the cards laid (in play a player keeps a card to discard).
+    ``complete`` is False when the node limit stopped the search: then ``melds``
+    is the best arrangement seen so far (or None if none was seen), not a proof.
+    """
+
+    melds: Optional[List[Meld]]
+    points_left: Optional[int]
+    nodes: int
+    complete: bool
+
+
+def search_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: bool = True,
+                       max_cards: Optional[int] = None,
+                       node_limit: Optional[int] = None) -> Arrangement:
+    """Branch and bound for the arrangement leaving the fewest points (see the module doc).
+
+    ``max_cards`` caps the cards laid (in play a player keeps a card to discard);
+    ``node_limit`` caps the combinations placed.
     """
     cap = sum(hand) if max_cards is None else max_cards
     rnd = get_round(round_number)
@@ -75,6 +90,8 @@ def best_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: boo
     res = list(hand)
     best: List = [None, -1]  # melds, points laid
     chosen: List[Meld] = []
+    nodes = [0]
+    stopped = [False]
 
     def dfs(depth: int, last_key, laid: int, count: int) -> None:
         if depth == len(kinds):
@@ -88,6 +105,10 @@ def best_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: boo
         for key, meld in list(gen(res, joker_limit)):
             if same and key < last_key or count + len(meld) > cap:
                 continue
+            if node_limit is not None and nodes[0] >= node_limit:
+                stopped[0] = True
+                return
+            nodes[0] += 1
             for c in meld:
                 res[c] -= 1
             chosen.append(meld)
@@ -97,8 +118,15 @@ def best_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: boo
                 res[c] += 1
 
     dfs(0, None, 0, 0)
-    if best[0] is None:
-        return None
-    return best[0], hand_points(hand) - best[1]
+    left = None if best[0] is None else hand_points(hand) - best[1]
+    return Arrangement(best[0], left, nodes[0], not stopped[0])
 
 
+def best_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: bool = True,
+                     max_cards: Optional[int] = None) -> Optional[Tuple[List[Meld], int]]:
+    """(melds, points left) for the best way to meet the contract, or None if it cannot.
+
+    Exhaustive (no node limit).
+    """
+    found = search_arrangement(hand, round_number, joker_limit=joker_limit, max_cards=max_cards)
+    return None if found.melds is None else (found.melds, found.points_left)

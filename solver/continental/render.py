@@ -25,6 +25,8 @@ def hand_text(report: Dict) -> str:
         for kind, meld in zip(kinds, report["melds"]):
             lines.append(f"  {kind:<9} {format_cards(meld)}")
         lines.append(f"points left: {report['points_left']}")
+        if report.get("arrangement", "best") != "best":
+            lines.append(f"arrangement search: {report['arrangement']} (may not be the fewest points)")
         return "\n".join(lines)
     return "\n".join([
         head + "does not meet the contract",

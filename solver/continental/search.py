@@ -10,15 +10,17 @@
 """
 from __future__ import annotations
 
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from cext import continental as _fast
-from solver.continental.arrange import best_arrangement
+from solver.continental.arrange import search_arrangement
 from solver.continental.notation import (
     N_KINDS, Pack, check_hand, hand_points, hand_size,
 )
 from solver.continental.rules import get_round
 from solver.errors import InputError
+
+DEFAULT_NODE_LIMIT = 2_000_000
 
 
 def check_round_hand(hand: Sequence[int], round_number: int, pack: Pack) -> None:
@@ -63,20 +65,32 @@ def improving_cards(hand: Sequence[int], round_number: int, *, pack: Pack = Pack
 
 
 def analyse_hand(hand: Sequence[int], round_number: int, *, pack: Pack = Pack(),
-                 joker_limit: bool = True) -> Dict:
-    """Everything ``solve continental hand`` shows, as plain data (cards as ints)."""
+                 joker_limit: bool = True, node_limit: Optional[int] = DEFAULT_NODE_LIMIT) -> Dict:
+    """Everything ``solve continental hand`` shows, as plain data (cards as ints).
+
+    Whether the hand meets the contract comes from the (always exhaustive)
+    deficiency search.  The fewest-points arrangement is searched under
+    ``node_limit``; ``arrangement`` says ``best`` when that search finished and
+    ``unknown`` (with the limit) when it stopped early, in which case ``melds``
+    is the best arrangement seen, which does show the contract is met.
+    """
     check_round_hand(hand, round_number, pack)
     d = deficiency(hand, round_number, pack=pack, joker_limit=joker_limit)
-    arranged = best_arrangement(hand, round_number, joker_limit=joker_limit) if d == 0 else None
-    if (arranged is not None) != (d == 0):
-        raise AssertionError("arrangement search and deficiency disagree")
-    melds, left = arranged if arranged else ([], hand_points(hand))
+    found = search_arrangement(hand, round_number, joker_limit=joker_limit,
+                               node_limit=node_limit) if d == 0 else None
+    if found is not None and found.complete and found.melds is None:
+        raise AssertionError("the deficiency search and the arrangement search disagree")
+    melds = found.melds if found is not None and found.melds is not None else []
+    left = found.points_left if melds else hand_points(hand)
+    status = "none" if d else ("best" if found.complete else f"unknown: node limit {node_limit} reached")
     return {
         "round": round_number,
         "meets": d == 0,
         "deficiency": d,
         "melds": melds,
         "points_left": left,
+        "arrangement": status,
+        "arrangement_nodes": found.nodes if found is not None else 0,
         "improving": [] if d == 0 else improving_cards(
             hand, round_number, pack=pack, joker_limit=joker_limit),
     }
