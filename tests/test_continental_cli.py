@@ -90,9 +90,9 @@ def test_subprocess_error_is_one_line(tmp_path):
 
 
 def test_arrangement_node_limit_says_unknown():
-    hand = "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks X X X X"
+    hand = "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks X 2h"
     limited = json.loads(run("hand", "--round", "7", hand, "--node-limit", "50", "--json").output)
     assert limited["meets"] is True and limited["arrangement"].startswith("unknown")
     assert limited["nodes"] == 50
     full = json.loads(run("hand", "--round", "7", hand, "--json").output)
-    assert full["arrangement"] == "best" and full["points_left"] == 0
+    assert full["arrangement"] == "best" and full["points_left"] == 2

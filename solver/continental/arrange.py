@@ -88,6 +88,7 @@ def search_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: b
     rnd = get_round(round_number)
     kinds = ["straight"] * rnd.straights + ["trio"] * rnd.trios
     res = list(hand)
+    total = hand_points(hand)
     best: List = [None, -1]  # melds, points laid
     chosen: List[Meld] = []
     nodes = [0]
@@ -105,6 +106,8 @@ def search_arrangement(hand: Sequence[int], round_number: int, *, joker_limit: b
         for key, meld in list(gen(res, joker_limit)):
             if same and key < last_key or count + len(meld) > cap:
                 continue
+            if best[1] == total:
+                return  # every card laid: nothing can beat it
             if node_limit is not None and nodes[0] >= node_limit:
                 stopped[0] = True
                 return
