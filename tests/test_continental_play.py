@@ -78,3 +78,48 @@ def test_analyse_seed_play():
     r = analyse_seed(3, analysis="play", players=2, policies=("greedy", "random"))
     assert r["verdict"] in ("seat-1", "seat-2", "tie") and r["nodes"] > 0 and "seconds" in r
     json.dumps(r)
+
+
+def _rounds(players=3, names=("greedy", "random", "greedy"), count=40):
+    pack = Pack()
+    for k in range(count):
+        number = k % 7 + 1
+        rng = SplitMix64(k)
+        seats = [make_policy(names[i % len(names)], rng, pack, True) for i in range(players)]
+        yield play_round(number, 555 + k, seats, k % players, pack=pack, joker_limit=True)
+
+
+def test_event_log_follows_the_rules():
+    closes = claims = 0
+    for st in _rounds():
+        claimed_since_turn = set()
+        down = set()
+        for action, seat, card in st.log:
+            if action == "claim":
+                claimed_since_turn.add(seat)
+                claims += 1
+            elif action in ("layoff", "swap-joker"):
+                assert seat in down  # laying off only after going down, on a later turn
+            elif action == "down":
+                assert seat not in down  # once per round
+                down.add(seat)
+            elif action == "close":
+                assert seat not in claimed_since_turn  # no closing after a penalty card
+                closes += 1
+            elif action == "discard":
+                claimed_since_turn.discard(seat)
+        if st.closer is not None:
+            assert st.log[-1][0] == "close"
+    assert closes > 10 and claims > 10  # the sample exercises both rules
+
+
+def test_lay_off_only_on_a_later_turn():
+    for st in _rounds(count=20):
+        went_down_this_turn = None
+        for action, seat, card in st.log:
+            if action == "down":
+                went_down_this_turn = seat
+            elif action in ("discard", "close"):
+                went_down_this_turn = None
+            elif action in ("layoff", "swap-joker"):
+                assert seat != went_down_this_turn

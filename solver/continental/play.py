@@ -60,6 +60,8 @@ class RoundState:
     melds: List[Meld] = field(default_factory=list)
     turns: int = 0
     closer: Optional[int] = None
+    log: List[tuple] = field(default_factory=list)
+    """The round's events: (action, seat, card or None), e.g. ("claim", 2, 17)."""
 
 
 class Policy:
@@ -175,6 +177,7 @@ def _lay_off_all(st: RoundState, seat: int, keep: int, joker_limit: bool) -> Non
                 if spots:
                     meld.cards = spots[0]
                     p.hand[card] -= 1
+                    st.log.append(("layoff", seat, card))
                     changed = True
                     break
             if changed:
@@ -192,6 +195,7 @@ def _lay_off_all(st: RoundState, seat: int, keep: int, joker_limit: bool) -> Non
                         if others:
                             meld.cards[i] = card
                             p.hand[card] -= 1
+                            st.log.append(("swap-joker", seat, card))
                             others[0].cards = lay_off_spots(others[0], JOKER, joker_limit)[0]
                             changed = True
                             break
@@ -224,6 +228,7 @@ def play_round(number: int, deal_seed: int, policies: Sequence[Policy], first: i
         top = st.discard[-1] if st.discard else None
         if top is not None and policies[seat].take_discard(st, seat, top):
             p.hand[st.discard.pop()] += 1
+            st.log.append(("take", seat, top))
         else:
             if top is not None and st.stock:
                 for k in range(1, n):
@@ -232,10 +237,12 @@ def play_round(number: int, deal_seed: int, policies: Sequence[Policy], first: i
                         st.players[q].hand[st.discard.pop()] += 1
                         st.players[q].hand[st.stock.pop()] += 1  # the penalty card
                         st.players[q].penalty = True
+                        st.log.append(("claim", q, top))
                         break
             if not st.stock:
                 break  # the stock is exhausted: the round ends with nobody closing
             p.hand[st.stock.pop()] += 1
+            st.log.append(("draw", seat, None))
         keep = 1 if can_close else 2
         if not p.down:
             if _fast.deficiency(p.hand, number, pack.decks, pack.jokers_per_deck, joker_limit)[0] == 0:
@@ -248,6 +255,7 @@ def play_round(number: int, deal_seed: int, policies: Sequence[Policy], first: i
                         for c in cards:
                             p.hand[c] -= 1
                     p.down = True
+                    st.log.append(("down", seat, None))
         elif st.melds:
             _lay_off_all(st, seat, keep, joker_limit)
         card = policies[seat].choose_discard(st, seat)
@@ -255,8 +263,10 @@ def play_round(number: int, deal_seed: int, policies: Sequence[Policy], first: i
         p.penalty = False
         if sum(p.hand) == 0:
             st.closer = seat  # the last card goes face down: the round is closed
+            st.log.append(("close", seat, card))
             break
         st.discard.append(card)
+        st.log.append(("discard", seat, card))
         seat = (seat + 1) % n
     return st
 
