@@ -102,6 +102,7 @@ cdef struct Search:
     int kinds[MAXDEPTH + 3]    # 0 trio, 1 straight, per depth
     const Opt *order[2][NSTRAIGHT_MAX]   # options sorted by static cost, per kind
     int static[2][NSTRAIGHT_MAX]
+    int slots[2][NSTRAIGHT_MAX]   # suffix minima of uncovered places, per kind
     int norder[2]
     int floor[2]
     int best
@@ -199,19 +200,26 @@ cdef inline int place(Search *S, const Opt *o) noexcept nogil:
     return added + joker_cost(S) - jc
 
 
-cdef inline int rest_bound(Search *S, int depth, int i) noexcept nogil:
-    """Static lower bound on the combinations after ``depth`` if this one uses option ``i``."""
-    cdef int d, total = 0, k = S.kinds[depth]
-    for d in range(depth + 1, S.nkinds):
+cdef inline int bound(Search *S, int depth, int i, bint with_current) noexcept nogil:
+    """Lower bound on the cost from ``depth`` (or after it) on, with this kind at
+    options ``i`` or later: max of the static bound and the uncovered-places bound."""
+    cdef int d, k = S.kinds[depth], same = 0, by_static = 0, by_slots = 0, free
+    for d in range(depth + (0 if with_current else 1), S.nkinds):
         if S.kinds[d] == k:
-            total += S.static[k][i]
+            same += 1
         else:
-            total += S.floor[S.kinds[d]]
-    return total
+            by_static += S.floor[S.kinds[d]]
+            by_slots += S.slots[S.kinds[d]][0]
+    by_static += same * S.static[k][i]
+    free = S.hand[JOKER] - S.jokers
+    if free < 0:
+        free = 0
+    by_slots += same * S.slots[k][i] - free
+    return by_static if by_static > by_slots else by_slots
 
 
 cdef void dfs(Search *S, int depth, int start, int cost) noexcept nogil:
-    cdef int k, i, added, nxt, rest
+    cdef int k, i, added, nxt
     cdef const Opt *o
     if depth == S.nkinds:
         if cost < S.best:
@@ -219,18 +227,32 @@ cdef void dfs(Search *S, int depth, int start, int cost) noexcept nogil:
         return
     k = S.kinds[depth]
     for i in range(start, S.norder[k]):
-        rest = rest_bound(S, depth, i)
-        if cost + S.static[k][i] + rest >= S.best:
-            break
+        if cost + bound(S, depth, i, 1) >= S.best:
+            break  # the bound only grows with i
         o = S.order[k][i]
         added = place(S, o)
         if added < 0:
             continue
         S.nodes += 1
         nxt = i if depth + 1 < S.nkinds and S.kinds[depth + 1] == k else 0
-        if cost + added + rest < S.best:
+        if cost + added + bound(S, depth, i, 0) < S.best:
             dfs(S, depth + 1, nxt, cost + added)
         add_opt(S, o, -1)
+
+
+cdef inline int uncovered(Search *S, const Opt *o) noexcept nogil:
+    """Places of ``o`` the hand's own naturals cannot fill, jokers included."""
+    cdef int i, s, held = 0, n
+    if o.rank >= 0:
+        for s in range(4):
+            held += S.hand[s * 13 + o.rank]
+        n = o.trio_nat - held
+        return (n if n > 0 else 0) + o.jokers
+    n = o.jokers
+    for i in range(o.nnat):
+        if S.hand[o.nat[i]] == 0:
+            n += 1
+    return n
 
 
 cdef void sort_options(Search *S, int k, const Opt *opts, int n) noexcept nogil:
@@ -256,6 +278,11 @@ cdef void sort_options(Search *S, int k, const Opt *opts, int n) noexcept nogil:
             count[c] += 1
     S.norder[k] = count[6]
     S.floor[k] = S.static[k][0] if S.norder[k] > 0 else 0
+    for i in range(S.norder[k]):
+        S.slots[k][i] = uncovered(S, S.order[k][i])
+    for i in range(S.norder[k] - 2, -1, -1):
+        if S.slots[k][i + 1] < S.slots[k][i]:
+            S.slots[k][i] = S.slots[k][i + 1]
 
 
 cdef int deficiency_core(Search *S, const int *hand, int rnd, int decks, int jokers_per_deck,

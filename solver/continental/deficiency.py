@@ -27,7 +27,8 @@ Two facts keep the search small and are checked by the tests:
 
 Options are tried in increasing order of that static cost; combinations of the
 same kind are taken in non-decreasing option order, so each multiset is seen
-once.
+once.  A second bound counts the places the hand's naturals cannot fill, less
+the hand jokers still free (see :func:`uncovered`).
 
 >>> from solver.continental.notation import parse_hand
 >>> deficiency(parse_hand("As 2s 3s 4s Kh Kd X"), 2)
@@ -140,6 +141,19 @@ class _Multiset:
         return sum(self.rank_cost(r) for r in ranks) + self.joker_cost() - before
 
 
+def uncovered(opt: Option, hand: Sequence[int]) -> int:
+    """Places of ``opt`` the hand's own naturals cannot fill (jokers included).
+
+    Whatever M already holds, placing ``opt`` costs at least this minus the
+    hand jokers still free, and over several combinations the free jokers are
+    shared: the second lower bound of the search.
+    """
+    if opt.rank >= 0:
+        held = sum(hand[make_card(s, opt.rank)] for s in range(N_SUITS))
+        return max(0, opt.trio_naturals - held) + opt.jokers
+    return sum(1 for c in opt.naturals if hand[c] == 0) + opt.jokers
+
+
 def deficiency_search(hand: Sequence[int], round_number: int, *, pack: Pack = Pack(),
                       joker_limit: bool = True) -> Tuple[int, int]:
     """(deficiency, nodes): branch and bound over the contract's minimum combinations.
@@ -149,50 +163,57 @@ def deficiency_search(hand: Sequence[int], round_number: int, *, pack: Pack = Pa
     rnd = get_round(round_number)
     kinds = rnd.kinds
     empty = _Multiset(hand, pack)
-    tables = {}
+    static, slots, options = {}, {}, {}
     needed = {"trio": trio_options, "straight": straight_options}
     for kind in set(kinds):
-        opts = needed[kind](joker_limit)
         scored = []
-        for opt in opts:
+        for opt in needed[kind](joker_limit):
             cost = empty.place(opt)
             if cost is not None:
                 empty.add(opt, -1)
                 scored.append((cost, opt))
+        if not scored:
+            raise ValueError("the pack cannot form this contract")
         scored.sort(key=lambda pair: pair[0])  # stable: ties keep generation order
-        tables[kind] = scored
-    floor = {k: (tables[k][0][0] if tables[k] else 0) for k in tables}
-    if any(not tables[k] for k in tables):
-        raise ValueError("the pack cannot form this contract")
+        static[kind] = [c for c, _ in scored]
+        options[kind] = [o for _, o in scored]
+        # suffix minima: the fewest uncovered places among options i, i+1, ...
+        suffix = [uncovered(o, hand) for o in options[kind]]
+        for i in range(len(suffix) - 2, -1, -1):
+            suffix[i] = min(suffix[i], suffix[i + 1])
+        slots[kind] = suffix
 
     m = _Multiset(hand, pack)
-    best = [sum(get_round(round_number)[2:]) * STRAIGHT_MIN + 1]
+    best = [len(kinds) * STRAIGHT_MIN + 1]
     nodes = [0]
 
-    def rest_bound(depth: int, start: int) -> int:
-        """Static lower bound for the combinations after position ``depth``."""
-        total = 0
-        for d in range(depth + 1, len(kinds)):
-            same_run = all(kinds[e] == kinds[depth] for e in range(depth, d + 1))
-            total += tables[kinds[d]][start][0] if same_run else floor[kinds[d]]
-        return total
+    def bound(depth: int, i: int, with_current: bool) -> int:
+        """Lower bound on the cost of the combinations from ``depth`` (or after it) on,
+        when those of this kind use options ``i`` or later: the larger of the static
+        bound and the uncovered-places bound."""
+        kind = kinds[depth]
+        same = kinds[depth:].count(kind) - (0 if with_current else 1)
+        others = [k for k in kinds[depth + 1:] if k != kind]
+        by_static = same * static[kind][i] + sum(static[k][0] for k in others)
+        free = max(0, hand[JOKER] - m.jokers)
+        by_slots = same * slots[kind][i] + sum(slots[k][0] for k in others) - free
+        return max(by_static, by_slots)
 
     def dfs(depth: int, start: int, cost: int) -> None:
         if depth == len(kinds):
             best[0] = min(best[0], cost)
             return
-        table = tables[kinds[depth]]
-        for i in range(start, len(table)):
-            static = table[i][0]
-            if cost + static + rest_bound(depth, i) >= best[0]:
-                break
-            opt = table[i][1]
+        kind = kinds[depth]
+        for i in range(start, len(options[kind])):
+            if cost + bound(depth, i, True) >= best[0]:
+                break  # the bound only grows with i
+            opt = options[kind][i]
             added = m.place(opt)
             if added is None:
                 continue
             nodes[0] += 1
-            nxt = i if depth + 1 < len(kinds) and kinds[depth + 1] == kinds[depth] else 0
-            if cost + added + rest_bound(depth, i) < best[0]:
+            nxt = i if depth + 1 < len(kinds) and kinds[depth + 1] == kind else 0
+            if cost + added + bound(depth, i, False) < best[0]:
                 dfs(depth + 1, nxt, cost + added)
             m.add(opt, -1)
 
