@@ -115,7 +115,7 @@ def test_deficiency_is_one_exchange_more_than_the_best_neighbour():
                     continue
                 hand[c] += 1
                 for g in range(N_KINDS):
-                    if g != c and hand[g]:
+                    if g != c and hand[g] and not lowers:
                         hand[g] -= 1
                         best = min(best, fast.deficiency(hand, rnd)[0])
                         hand[g] += 1
@@ -178,3 +178,23 @@ def test_hypothesis_meets_iff_an_arrangement_exists(case):
     if arranged:
         for m in arranged[0]:
             assert is_trio(m, joker_limit=limit) or is_straight(m, joker_limit=limit)
+
+
+def test_improving_cards_against_the_reference():
+    from solver.continental.deficiency import deficiency as ref_deficiency
+    from solver.continental.search import improving_cards
+    pack = Pack()
+    for rnd, seed in ((1, 3), (2, 4), (4, 5)):
+        hand = list(random_play_hand(seed, rnd))
+        base = ref_deficiency(hand, rnd)
+        listed = set(improving_cards(hand, rnd))
+        for c in range(N_KINDS):
+            lowers = False
+            if hand[c] < pack.copies(c):
+                for g in range(N_KINDS):
+                    if g != c and hand[g] and not lowers:
+                        h = list(hand)
+                        h[c] += 1
+                        h[g] -= 1
+                        lowers = lowers or ref_deficiency(h, rnd) < base
+            assert (c in listed) == lowers, (rnd, format_card(c))
