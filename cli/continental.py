@@ -7,10 +7,11 @@ from tqdm import tqdm
 
 from cli.common import SEED, emit_json, is_tty
 from solver.continental.analysis import odds as run_odds
-from solver.continental.notation import Pack, format_card, parse_hand
+from solver.continental.notation import Pack, format_card, format_cards, hand_from_cards, parse_hand
 from solver.continental.play import play_many
 from solver.continental.render import hand_text, odds_text, play_text
-from solver.continental.search import DEFAULT_NODE_LIMIT, analyse_hand
+from solver.continental.rules import deal_hand, get_round
+from solver.continental.search import DEFAULT_NODE_LIMIT, analyse_hand, deficiency
 
 ROUND = click.IntRange(1, 7)
 
@@ -113,3 +114,20 @@ def play(players, games, seed, policies, decks, jokers_per_deck, joker_limit, as
         emit_json(summary)
     else:
         click.echo(play_text(summary))
+
+
+@continental.command()
+@click.option("--seed", type=SEED, required=True, help="Deal number (unsigned 64-bit).")
+@click.option("--round", "round_number", type=ROUND, required=True, help="Round 1-7.")
+@pack_options
+@JSON
+def deal(seed, round_number, decks, jokers_per_deck, joker_limit, as_json):
+    """The hand of deal SEED for round R (as odds deals it) and its deficiency."""
+    pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
+    cards = deal_hand(seed, get_round(round_number).cards, pack=pack)
+    d = deficiency(hand_from_cards(cards), round_number, pack=pack, joker_limit=joker_limit)
+    if as_json:
+        emit_json({"seed": seed, "round": round_number, "hand": [format_card(c) for c in cards],
+                   "deficiency": d, "meets": d == 0})
+    else:
+        click.echo(f"{format_cards(cards)}\ndeficiency: {d}")

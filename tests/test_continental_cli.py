@@ -96,3 +96,10 @@ def test_arrangement_node_limit_says_unknown():
     assert limited["nodes"] == 50
     full = json.loads(run("hand", "--round", "7", hand, "--json").output)
     assert full["arrangement"] == "best" and full["points_left"] == 2
+
+
+def test_deal_matches_the_vectors():
+    out = json.loads(run("deal", "--seed", "42", "--round", "7", "--json").output)
+    assert " ".join(out["hand"]) == "Qh 7h 8c Ks 6c 3s 7s Js Th 6h Qc 4h 5d"
+    assert out["meets"] == (out["deficiency"] == 0)
+    assert run("deal", "--seed", "-1", "--round", "7").exit_code == 2
