@@ -358,6 +358,19 @@ def deficiency_batch(const unsigned char[:, :] hands, int rnd, int decks=2, int 
     return list(res)
 
 
+cdef int canonical_pack(int32_t *deck, int decks, int jokers_per_deck) noexcept nogil:
+    """Fill ``deck`` in canonical order (per deck: s h d c, A..K, then its jokers); return its size."""
+    cdef int n = 0, d, i
+    for d in range(decks):
+        for i in range(52):
+            deck[n] = i
+            n += 1
+        for i in range(jokers_per_deck):
+            deck[n] = JOKER
+            n += 1
+    return n
+
+
 def odds_histogram(int rnd, uint64_t first_seed, int64_t deals, int decks=2, int jokers_per_deck=2,
                    bint joker_limit=True):
     """Deficiency histogram (list indexed by deficiency) over deals first_seed .. +deals-1.
@@ -372,20 +385,12 @@ def odds_histogram(int rnd, uint64_t first_seed, int64_t deals, int decks=2, int
     cdef int h[NK]
     cdef int64_t hist[64]
     cdef Search S
-    cdef int n, i, d, cards, jpd
+    cdef int n, i, d, cards
     cdef int64_t k
     cdef uint64_t seed
     check_params(rnd, decks, jokers_per_deck)
     cards = ROUND_CARDS[rnd]
-    jpd = jokers_per_deck
-    n = 0
-    for d in range(decks):
-        for i in range(52):
-            base[n] = i
-            n += 1
-        for i in range(jpd):
-            base[n] = JOKER
-            n += 1
+    n = canonical_pack(base, decks, jokers_per_deck)
     memset(hist, 0, sizeof(hist))
     with nogil:
         for k in range(deals):
@@ -406,14 +411,9 @@ def odds_histogram(int rnd, uint64_t first_seed, int64_t deals, int decks=2, int
 def deal_hand(uint64_t seed, int cards, int decks=2, int jokers_per_deck=2):
     """The first ``cards`` cards of deal ``seed`` (compiled twin of rules.deal_hand)."""
     cdef int32_t deck[8 * 60]
-    cdef int n = 0, d, i
-    for d in range(decks):
-        for i in range(52):
-            deck[n] = i
-            n += 1
-        for i in range(jokers_per_deck):
-            deck[n] = JOKER
-            n += 1
+    cdef int n, i
+    check_params(1, decks, jokers_per_deck)
+    n = canonical_pack(deck, decks, jokers_per_deck)
     if cards < 0 or cards > n:
         raise ValueError("cards out of range")
     fisher_yates(deck, n, seed)

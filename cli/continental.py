@@ -7,7 +7,7 @@ from tqdm import tqdm
 
 from cli.common import SEED, emit_json, is_tty
 from solver.continental.analysis import odds as run_odds
-from solver.continental.notation import Pack, format_card, format_cards, hand_from_cards, parse_hand
+from solver.continental.notation import Pack, format_card, format_cards, hand_cards, hand_from_cards, parse_hand
 from solver.continental.play import play_many
 from solver.continental.render import hand_text, odds_text, play_text
 from solver.continental.rules import deal_hand, get_round
@@ -57,7 +57,7 @@ def hand(cards, round_number, node_limit, decks, jokers_per_deck, joker_limit, a
     if as_json:
         emit_json({
             "round": report["round"],
-            "hand": [format_card(c) for c in range(53) for _ in range(h[c])],
+            "hand": [format_card(c) for c in hand_cards(h)],
             "meets": report["meets"],
             "deficiency": report["deficiency"],
             "melds": [[format_card(c) for c in m] for m in report["melds"]],
