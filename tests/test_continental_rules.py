@@ -115,7 +115,7 @@ def test_deficiency_is_one_exchange_more_than_the_best_neighbour():
                     continue
                 hand[c] += 1
                 for g in range(N_KINDS):
-                    if g != c and hand[g] and not lowers:
+                    if g != c and hand[g]:
                         hand[g] -= 1
                         best = min(best, fast.deficiency(hand, rnd)[0])
                         hand[g] += 1
