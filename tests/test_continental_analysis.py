@@ -27,7 +27,6 @@ def test_exact_counting_matches_with_the_reference_deficiency(rnd):
 
 def test_exact_counting_of_a_tiny_case_by_brute_force():
     """One deck without jokers, round 1: count 7-card hands holding two trios directly."""
-    from itertools import combinations
     from collections import Counter
     pack = Pack(decks=1, jokers_per_deck=0)
     dist = exact_distribution(1, pack=pack)

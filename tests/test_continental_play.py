@@ -6,7 +6,7 @@ import json
 import pytest
 
 from solver.continental.analysis import analyse_seed
-from solver.continental.notation import JOKER, Pack, card_points
+from solver.continental.notation import JOKER, Pack
 from solver.continental.play import (
     Meld, make_policy, lay_off_spots, play_game, play_many, play_round,
 )

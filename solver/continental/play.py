@@ -28,8 +28,8 @@ from typing import Dict, List, Optional, Sequence
 
 from cext import continental as _fast
 from solver.continental.arrange import best_arrangement
-from solver.continental.notation import JOKER, N_KINDS, N_RANKS, Pack, card_points, card_rank, card_suit
-from solver.continental.rules import ROUNDS, deal_order, is_straight, is_trio, joker_stands_for, straight_start
+from solver.continental.notation import JOKER, N_KINDS, Pack, card_points
+from solver.continental.rules import ROUNDS, deal_order, is_straight, is_trio, joker_stands_for
 from solver.errors import InputError
 from solver.rng import SplitMix64, check_seed
 
