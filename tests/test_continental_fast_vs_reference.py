@@ -113,3 +113,9 @@ def test_many_more_hands_agree(rnd, request):
         hand = random_play_hand(seed, rnd)
         ref, got = both(hand, rnd)
         assert ref == got, (seed, rnd, hand)
+
+
+def test_batch_kernel_matches_single_calls():
+    hands = [random_play_hand(seed, 5) for seed in range(200)]
+    rows = memoryview(bytearray(b"".join(bytes(h) for h in hands))).cast("B", (200, 53))
+    assert fast.deficiency_batch(rows, 5) == [fast.deficiency(h, 5)[0] for h in hands]
