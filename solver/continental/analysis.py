@@ -181,7 +181,7 @@ def analyse_seed(seed: int, *, analysis: str = "deal", round: int = 7, decks: in
     start = time.perf_counter()
     if analysis == "deal":
         rnd = get_round(round)
-        cards = deal_hand(seed, rnd.cards, pack=pack)
+        cards = _fast.deal_hand(seed, rnd.cards, pack.decks, pack.jokers_per_deck)
         hand = hand_from_cards(cards)
         d, nodes = _fast.deficiency(hand, rnd.number, pack.decks, pack.jokers_per_deck, joker_limit)
         return {"seed": seed, "analysis": analysis, "round": rnd.number,
