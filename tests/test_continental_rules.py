@@ -198,3 +198,41 @@ def test_improving_cards_against_the_reference():
                         h[g] -= 1
                         lowers = lowers or ref_deficiency(h, rnd) < base
             assert (c in listed) == lowers, (rnd, format_card(c))
+
+
+def _is_straight_set(cards, limit):
+    """A multiset forms a straight iff some circular window of its size holds its naturals."""
+    naturals = [c for c in cards if c != JOKER]
+    jokers = len(cards) - len(naturals)
+    if not 4 <= len(cards) <= 13 or not naturals or (limit and jokers > len(naturals)):
+        return False
+    if len({c // 13 for c in naturals}) != 1 or len({c % 13 for c in naturals}) != len(naturals):
+        return False
+    ranks = {c % 13 for c in naturals}
+    return any(all((r - a) % 13 < len(cards) for r in ranks) for a in range(13))
+
+
+def test_arrangement_is_the_fewest_points_by_brute_force():
+    """Rounds 1 and 2: every assignment of cards to the contract's combinations, by brute force."""
+    from itertools import product
+    from solver.continental.notation import card_points, hand_cards
+    checked = 0
+    for rnd in (1, 2):
+        kinds = ["straight"] * ROUNDS[rnd].straights + ["trio"] * ROUNDS[rnd].trios
+        for seed in range(400):
+            hand = random_play_hand(seed, rnd)
+            arranged = best_arrangement(hand, rnd)
+            if arranged is None:
+                continue
+            cards_ = hand_cards(hand)
+            best = None
+            for assign in product(range(len(kinds) + 1), repeat=len(cards_)):
+                groups = [[c for c, a in zip(cards_, assign) if a == k] for k in range(len(kinds))]
+                ok = all(is_trio(g) if kind == "trio" else _is_straight_set(g, True)
+                         for kind, g in zip(kinds, groups))
+                if ok:
+                    left = sum(card_points(c) for c, a in zip(cards_, assign) if a == len(kinds))
+                    best = left if best is None else min(best, left)
+            assert best == arranged[1], (rnd, format_hand(hand))
+            checked += 1
+    assert checked >= 10
