@@ -123,3 +123,29 @@ def test_lay_off_only_on_a_later_turn():
                 went_down_this_turn = None
             elif action in ("layoff", "swap-joker"):
                 assert seat != went_down_this_turn
+
+
+def test_round_state_interface():
+    from solver.continental.play import CLAIM, PASS, TAKE, Game
+    st = Game(players=3).new_round(2, 99, 0)
+    assert not st.is_terminal() and st.current_player() == 0
+    assert st.legal_actions() == [TAKE, PASS]
+    with pytest.raises(InputError):
+        st.apply("discard")
+    twin = st.clone()
+    st.apply(PASS)
+    assert st.phase == "claim" and st.current_player() == 1 and st.legal_actions() == [CLAIM, PASS]
+    assert twin.phase == "take" and twin.log == []  # the clone is independent
+    st.apply(CLAIM)
+    assert st.players[1].penalty and sum(st.players[1].hand) == 8 + 2
+    assert st.phase == "discard" and st.current_player() == 0
+    card = st.legal_actions()[0]
+    st.apply(card)
+    assert st.log[-1] == ("discard", 0, card) and st.current_player() == 1
+    # play the clone out with fixed choices: always pass, discard the first card
+    steps = 0
+    while not twin.is_terminal():
+        actions = twin.legal_actions()
+        twin.apply(PASS if PASS in actions else actions[0])
+        steps += 1
+    assert steps > 10 and len(twin.returns()) == 3

@@ -13,6 +13,10 @@ or take a joker from a displayed straight by playing the card it stands for.
 The turn ends with a discard; a player whose hand is then empty has closed, and
 the others score the points left in their hands.
 
+``Game`` holds the immutable parameters; ``RoundState`` is the mutable round with
+``current_player()``, ``legal_actions()``, ``apply()``, ``is_terminal()``,
+``clone()`` and ``returns()``; policies answer its decision points.
+
 Decisions the rules leave open are listed in docs/continental.md; in short: a
 claimant cannot close on their next turn; a round whose stock runs out ends with
 nobody closing; only straight jokers can be taken back.
@@ -23,6 +27,7 @@ nobody closing; only straight jokers can be taken back.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
@@ -49,19 +54,6 @@ class Player:
     hand: List[int]
     down: bool = False
     penalty: bool = False  # claimed since their last turn: cannot close this turn
-
-
-@dataclass
-class RoundState:
-    number: int
-    players: List[Player]
-    stock: List[int]          # top is the end of the list
-    discard: List[int]        # top is the end of the list
-    melds: List[Meld] = field(default_factory=list)
-    turns: int = 0
-    closer: Optional[int] = None
-    log: List[tuple] = field(default_factory=list)
-    """The round's events: (action, seat, card or None), e.g. ("claim", 2, 17)."""
 
 
 class Policy:
@@ -205,69 +197,193 @@ def _lay_off_all(st: RoundState, seat: int, keep: int, joker_limit: bool) -> Non
                 break
 
 
-# ---- one round -------------------------------------------------------------------
+# ---- one round: an OpenSpiel-style state ------------------------------------------
 
-def play_round(number: int, deal_seed: int, policies: Sequence[Policy], first: int, *,
-               pack: Pack, joker_limit: bool) -> RoundState:
-    rnd = ROUNDS[number]
-    order = deal_order(deal_seed, pack=pack)
-    n = len(policies)
-    players = []
-    for i in range(n):
-        hand = [0] * N_KINDS
-        for c in order[i * rnd.cards:(i + 1) * rnd.cards]:
-            hand[c] += 1
-        players.append(Player(hand))
-    rest = order[n * rnd.cards:]
-    st = RoundState(number, players, stock=list(reversed(rest[1:])), discard=[rest[0]])
-    seat = first
-    while st.turns < MAX_TURNS:
-        st.turns += 1
-        p = st.players[seat]
-        can_close = not p.penalty
-        top = st.discard[-1] if st.discard else None
-        if top is not None and policies[seat].take_discard(st, seat, top):
-            p.hand[st.discard.pop()] += 1
-            st.log.append(("take", seat, top))
+TAKE, PASS, CLAIM = "take", "pass", "claim"
+
+
+@dataclass(frozen=True)
+class Game:
+    """The immutable parameters of a game."""
+
+    players: int = 2
+    pack: Pack = Pack()
+    joker_limit: bool = True
+
+    def new_round(self, number: int, deal_seed: int, first: int) -> "RoundState":
+        """Round ``number`` dealt from deal ``deal_seed``: seat i gets cards [i*k, (i+1)*k),
+        the next card starts the discard pile, the rest is the stock."""
+        rnd = ROUNDS[number]
+        order = deal_order(deal_seed, pack=self.pack)
+        players = []
+        for i in range(self.players):
+            hand = [0] * N_KINDS
+            for c in order[i * rnd.cards:(i + 1) * rnd.cards]:
+                hand[c] += 1
+            players.append(Player(hand))
+        rest = order[self.players * rnd.cards:]
+        st = RoundState(self, number, players, stock=list(reversed(rest[1:])), discard=[rest[0]],
+                        seat=first)
+        st._start_turn()
+        return st
+
+
+@dataclass
+class RoundState:
+    """A round in play.  Decisions are asked of ``current_player()`` in three phases:
+
+    * ``take``: the seat to play takes the top discard or passes (then draws);
+    * ``claim``: after a pass, each other seat in turn order may claim the discard
+      (taking a penalty card too);
+    * ``discard``: the seat to play discards a card (an int).
+
+    Drawing, going down (as soon as the contract can be shown, fewest points
+    left, keeping a card to discard) and laying off are done by the rules.  The
+    ``log`` is the round's history: (event, seat, card or None).
+    """
+
+    game: Game
+    number: int
+    players: List[Player]
+    stock: List[int]          # top is the end of the list
+    discard: List[int]        # top is the end of the list
+    seat: int = 0             # whose turn it is
+    phase: str = TAKE
+    claimants: List[int] = field(default_factory=list)
+    melds: List[Meld] = field(default_factory=list)
+    turns: int = 0
+    closer: Optional[int] = None
+    can_close: bool = True
+    log: List[tuple] = field(default_factory=list)
+
+    # -- the interface ---------------------------------------------------------
+    def current_player(self) -> int:
+        return self.claimants[0] if self.phase == CLAIM else self.seat
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self) -> list:
+        if self.phase == TAKE:
+            return [TAKE, PASS]
+        if self.phase == CLAIM:
+            return [CLAIM, PASS]
+        if self.phase == "discard":
+            hand = self.players[self.seat].hand
+            return [c for c in range(N_KINDS) if hand[c]]
+        return []
+
+    def apply(self, action) -> None:
+        if action not in self.legal_actions():
+            raise InputError(f"illegal action {action!r} in phase {self.phase}")
+        if self.phase == TAKE:
+            if action == TAKE:
+                top = self.discard.pop()
+                self.players[self.seat].hand[top] += 1
+                self.log.append((TAKE, self.seat, top))
+                self._after_draw()
+            else:
+                n = len(self.players)
+                self.claimants = [(self.seat + k) % n for k in range(1, n)] if len(self.stock) >= 2 else []
+                self.phase = CLAIM
+                self._next_claimant()
+        elif self.phase == CLAIM:
+            q = self.claimants.pop(0)
+            if action == CLAIM:
+                top = self.discard.pop()
+                self.players[q].hand[top] += 1
+                self.players[q].hand[self.stock.pop()] += 1  # the penalty card
+                self.players[q].penalty = True
+                self.log.append((CLAIM, q, top))
+                self.claimants = []
+            self._next_claimant()
         else:
-            if top is not None and st.stock:
-                for k in range(1, n):
-                    q = (seat + k) % n
-                    if len(st.stock) >= 2 and policies[q].claim(st, q, top):
-                        st.players[q].hand[st.discard.pop()] += 1
-                        st.players[q].hand[st.stock.pop()] += 1  # the penalty card
-                        st.players[q].penalty = True
-                        st.log.append(("claim", q, top))
-                        break
-            if not st.stock:
-                break  # the stock is exhausted: the round ends with nobody closing
-            p.hand[st.stock.pop()] += 1
-            st.log.append(("draw", seat, None))
-        keep = 1 if can_close else 2
+            self._discard(action)
+
+    def clone(self) -> "RoundState":
+        return copy.deepcopy(self)
+
+    def returns(self) -> List[int]:
+        """Points left in each hand (the closer scores 0)."""
+        return [0 if i == self.closer else sum(card_points(c) * k for c, k in enumerate(p.hand))
+                for i, p in enumerate(self.players)]
+
+    # -- the rules' own moves --------------------------------------------------
+    def _start_turn(self) -> None:
+        if self.turns >= MAX_TURNS:
+            self.phase = "over"
+            return
+        self.turns += 1
+        self.can_close = not self.players[self.seat].penalty
+        if self.discard:
+            self.phase = TAKE
+        else:
+            self._draw()
+
+    def _next_claimant(self) -> None:
+        if not self.claimants:
+            self._draw()
+
+    def _draw(self) -> None:
+        if not self.stock:
+            self.phase = "over"  # the stock is exhausted: nobody closes
+            return
+        self.players[self.seat].hand[self.stock.pop()] += 1
+        self.log.append(("draw", self.seat, None))
+        self._after_draw()
+
+    def _after_draw(self) -> None:
+        g, p, seat = self.game, self.players[self.seat], self.seat
+        keep = 1 if self.can_close else 2
         if not p.down:
-            if _fast.deficiency(p.hand, number, pack.decks, pack.jokers_per_deck, joker_limit)[0] == 0:
-                arranged = best_arrangement(p.hand, number, joker_limit=joker_limit,
+            if _fast.deficiency(p.hand, self.number, g.pack.decks, g.pack.jokers_per_deck,
+                                g.joker_limit)[0] == 0:
+                arranged = best_arrangement(p.hand, self.number, joker_limit=g.joker_limit,
                                             max_cards=sum(p.hand) - keep)
                 if arranged is not None:
+                    rnd = ROUNDS[self.number]
                     kinds = ["straight"] * rnd.straights + ["trio"] * rnd.trios
                     for kind, cards in zip(kinds, arranged[0]):
-                        st.melds.append(Meld(kind, list(cards), seat))
+                        self.melds.append(Meld(kind, list(cards), seat))
                         for c in cards:
                             p.hand[c] -= 1
                     p.down = True
-                    st.log.append(("down", seat, None))
-        elif st.melds:
-            _lay_off_all(st, seat, keep, joker_limit)
-        card = policies[seat].choose_discard(st, seat)
+                    self.log.append(("down", seat, None))
+        elif self.melds:
+            _lay_off_all(self, seat, keep, g.joker_limit)
+        self.phase = "discard"
+
+    def _discard(self, card: int) -> None:
+        p = self.players[self.seat]
         p.hand[card] -= 1
         p.penalty = False
         if sum(p.hand) == 0:
-            st.closer = seat  # the last card goes face down: the round is closed
-            st.log.append(("close", seat, card))
-            break
-        st.discard.append(card)
-        st.log.append(("discard", seat, card))
-        seat = (seat + 1) % n
+            self.closer = self.seat  # the last card goes face down: the round is closed
+            self.log.append(("close", self.seat, card))
+            self.phase = "over"
+            return
+        self.discard.append(card)
+        self.log.append(("discard", self.seat, card))
+        self.seat = (self.seat + 1) % len(self.players)
+        self._start_turn()
+
+
+def decide(policy: "Policy", st: RoundState):
+    """The policy's action at the state's decision point."""
+    seat = st.current_player()
+    if st.phase == TAKE:
+        return TAKE if policy.take_discard(st, seat, st.discard[-1]) else PASS
+    if st.phase == CLAIM:
+        return CLAIM if policy.claim(st, seat, st.discard[-1]) else PASS
+    return policy.choose_discard(st, seat)
+
+
+def play_round(number: int, deal_seed: int, policies: Sequence["Policy"], first: int, *,
+               pack: Pack, joker_limit: bool) -> RoundState:
+    """Play one round to the end with one policy per seat."""
+    st = Game(len(policies), pack, joker_limit).new_round(number, deal_seed, first)
+    while not st.is_terminal():
+        st.apply(decide(policies[st.current_player()], st))
     return st
 
 
@@ -292,8 +408,7 @@ def play_game(seed: int, *, players: int = 2, policies: Sequence[str] = ("greedy
     for number in range(1, 8):
         st = play_round(number, deal_seeds[number - 1], seats, (number - 1) % players,
                         pack=pack, joker_limit=joker_limit)
-        scores = [0 if i == st.closer else sum(card_points(c) * k for c, k in enumerate(pl.hand))
-                  for i, pl in enumerate(st.players)]
+        scores = st.returns()
         for i in range(players):
             totals[i] += scores[i]
         round_scores.append(scores)
