@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
 from cext import continental as _fast
-from solver.continental.arrange import best_arrangement
+from solver.continental.arrange import search_arrangement
 from solver.continental.notation import JOKER, N_KINDS, Pack, card_points
 from solver.continental.rules import ROUNDS, deal_order, is_straight, is_trio, joker_stands_for
 from solver.errors import InputError
@@ -40,6 +40,7 @@ from solver.rng import SplitMix64, check_seed
 
 POLICIES = ("random", "greedy")
 MAX_TURNS = 400  # per round; a safety net, reported if ever reached
+PLAY_NODE_LIMIT = 200_000  # arrangement search per going down; past it, the best found is laid
 
 
 @dataclass
@@ -338,12 +339,13 @@ class RoundState:
         if not p.down:
             if _fast.deficiency(p.hand, self.number, g.pack.decks, g.pack.jokers_per_deck,
                                 g.joker_limit)[0] == 0:
-                arranged = best_arrangement(p.hand, self.number, joker_limit=g.joker_limit,
-                                            max_cards=sum(p.hand) - keep)
-                if arranged is not None:
+                found = search_arrangement(p.hand, self.number, joker_limit=g.joker_limit,
+                                           max_cards=sum(p.hand) - keep,
+                                           node_limit=PLAY_NODE_LIMIT)
+                if found.melds is not None:
                     rnd = ROUNDS[self.number]
                     kinds = ["straight"] * rnd.straights + ["trio"] * rnd.trios
-                    for kind, cards in zip(kinds, arranged[0]):
+                    for kind, cards in zip(kinds, found.melds):
                         self.melds.append(Meld(kind, list(cards), seat))
                         for c in cards:
                             p.hand[c] -= 1

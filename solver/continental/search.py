@@ -20,7 +20,7 @@ from solver.continental.notation import (
 from solver.continental.rules import get_round
 from solver.errors import InputError
 
-DEFAULT_NODE_LIMIT = 2_000_000
+DEFAULT_NODE_LIMIT = 500_000
 
 
 def check_round_hand(hand: Sequence[int], round_number: int, pack: Pack) -> None:
