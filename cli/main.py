@@ -54,12 +54,12 @@ def solve():
 
 
 def _register() -> None:
-    # One line per game: each module defines a Click group or command.
-    from cli import pyramid
+    # One group per game, in the order `solve --help` lists them.
+    from cli import boundary, continental, pyramid
 
     solve.add_command(pyramid.pyramid)
-    from cli import boundary
     solve.add_command(boundary.boundary)
+    solve.add_command(continental.continental)
 
 
 _register()

@@ -1,0 +1,56 @@
+"""Continental benchmarks: compiled kernel against the pure-Python reference, same run.
+
+    python -m pytest -q bench/bench_continental.py
+    python -m pytest -q bench/bench_continental.py --benchmark-columns=mean,ops
+
+Each test reports evaluations (or deals) per call in ``extra_info``; divide by
+the mean time for a rate.  Hands are dealt hands of seeds 0..N-1.
+"""
+from __future__ import annotations
+
+import pytest
+
+from cext import continental as fast
+from solver.continental.deficiency import deficiency_search
+from solver.continental.notation import hand_from_cards
+from solver.continental.rules import ROUNDS, deal_hand
+
+N_FAST = 20_000
+N_REF = 200
+
+
+def _hands(rnd, n):
+    return [hand_from_cards(deal_hand(s, ROUNDS[rnd].cards)) for s in range(n)]
+
+
+def _matrix(hands):
+    return memoryview(bytearray(b"".join(bytes(h) for h in hands))).cast("B", (len(hands), 53))
+
+
+@pytest.mark.parametrize("rnd", [1, 4, 7])
+def test_deficiency_compiled(benchmark, rnd):
+    hands = _matrix(_hands(rnd, N_FAST if rnd != 7 else 2000))
+    benchmark.extra_info["evaluations"] = hands.shape[0]
+    benchmark.pedantic(fast.deficiency_batch, args=(hands, rnd), rounds=3, iterations=1)
+
+
+@pytest.mark.parametrize("rnd", [1, 4, 7])
+def test_deficiency_reference(benchmark, rnd):
+    hands = _hands(rnd, N_REF if rnd != 7 else 50)
+    benchmark.extra_info["evaluations"] = len(hands)
+
+    def run():
+        for h in hands:
+            deficiency_search(h, rnd)
+    benchmark.pedantic(run, rounds=1, iterations=1)
+
+
+def test_odds_round7_deals_compiled(benchmark):
+    """Shuffle + deficiency for 20,000 round-7 deals, one thread (x50 for a million)."""
+    benchmark.extra_info["deals"] = 20_000
+    benchmark.pedantic(fast.odds_histogram, args=(7, 0, 20_000), rounds=2, iterations=1)
+
+
+def test_odds_round1_deals_compiled(benchmark):
+    benchmark.extra_info["deals"] = 200_000
+    benchmark.pedantic(fast.odds_histogram, args=(1, 0, 200_000), rounds=2, iterations=1)

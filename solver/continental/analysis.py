@@ -1,0 +1,195 @@
+"""Odds of meeting each contract, and the per-seed entry point of the batch runner.
+
+Two methods:
+
+* ``exact`` (rounds 1 and 4, the trio-only contracts): the deficiency of a
+  trio-only contract depends only on how many cards of each rank the hand holds
+  (suits are free) and on its jokers, and not on which ranks they are.  So the
+  analysis sums over partitions of the hand into rank counts, weighting each by
+  the number of physical hands it stands for.  Every deal is counted exactly.
+* ``monte-carlo``: deals ``seed .. seed+deals-1`` (deal N is the canonical pack
+  shuffled by SplitMix64(N)); P(meets) gets a 95% Wilson interval.
+
+>>> r = odds(1, deals=2000, seed=0, method="monte-carlo")
+>>> r["method"], r["deals"], r["deficiency"]["0"] > 0
+('monte-carlo', 2000, True)
+>>> odds(1)["method"]
+'exact'
+"""
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from math import comb, factorial
+from typing import Callable, Dict, List, Optional, Sequence
+
+from cext import continental as _fast
+from solver.continental.deficiency import deficiency_search
+from solver.continental.notation import (
+    JOKER, N_KINDS, N_RANKS, N_SUITS, Pack, hand_from_cards, make_card,
+)
+from solver.continental.rules import deal_hand, get_round
+from solver.errors import InputError
+from solver.rng import MASK64, check_seed
+
+EXACT_ROUNDS = (1, 4)
+METHODS = ("auto", "exact", "monte-carlo")
+
+
+def wilson_interval(successes: int, trials: int, *, z: float = 1.959963984540054):
+    """The 95% Wilson score interval for a binomial proportion.
+
+    >>> [round(x, 4) for x in wilson_interval(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if trials <= 0:
+        return [0.0, 1.0]
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return [low, high]
+
+
+def _partitions(total: int, parts: int, cap: int, top: Optional[int] = None):
+    """Non-increasing lists of at most ``parts`` positive integers <= cap summing to total."""
+    top = cap if top is None else top
+    if total == 0:
+        yield []
+        return
+    if parts == 0:
+        return
+    for first in range(min(top, total), 0, -1):
+        for rest in _partitions(total - first, parts - 1, cap, first):
+            yield [first] + rest
+
+
+def _profile_hand(counts: Sequence[int], jokers: int, pack: Pack) -> List[int]:
+    """A hand with ``counts[i]`` cards of rank i (suits spread, at most ``decks`` each)."""
+    hand = [0] * N_KINDS
+    for r, n in enumerate(counts):
+        for i in range(n):
+            hand[make_card(i % N_SUITS, r)] += 1
+    hand[JOKER] = jokers
+    return hand
+
+
+def exact_distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
+                       deficiency_fn: Optional[Callable] = None) -> Dict[int, int]:
+    """{deficiency: number of physical hands} over all hands of a trio-only round."""
+    rnd = get_round(round_number)
+    if rnd.straights:
+        raise InputError(f"exact counting covers the trio-only rounds {EXACT_ROUNDS}, not {rnd.number}")
+    if deficiency_fn is None:
+        def deficiency_fn(hand):
+            return _fast.deficiency(hand, round_number, pack.decks, pack.jokers_per_deck,
+                                    joker_limit)[0]
+    per_rank = N_SUITS * pack.decks
+    dist: Dict[int, int] = {}
+    for jokers in range(0, min(rnd.cards, pack.jokers) + 1):
+        for counts in _partitions(rnd.cards - jokers, N_RANKS, per_rank):
+            ways = factorial(N_RANKS) // factorial(N_RANKS - len(counts))
+            for v in set(counts):
+                ways //= factorial(counts.count(v))
+            for v in counts:
+                ways *= comb(per_rank, v)
+            ways *= comb(pack.jokers, jokers)
+            d = deficiency_fn(_profile_hand(counts, jokers, pack))
+            dist[d] = dist.get(d, 0) + ways
+    assert sum(dist.values()) == comb(pack.size, rnd.cards)
+    return dict(sorted(dist.items()))
+
+
+def mc_histogram(round_number: int, *, deals: int, seed: int, pack: Pack = Pack(),
+                 joker_limit: bool = True, workers: int = 2) -> List[int]:
+    """Deficiency counts over deals seed .. seed+deals-1, compiled, split over threads."""
+    chunks = max(1, min(workers, deals))
+    bounds = [deals * i // chunks for i in range(chunks + 1)]
+
+    def run(i):
+        return _fast.odds_histogram(round_number, (seed + bounds[i]) & MASK64,
+                                    bounds[i + 1] - bounds[i], pack.decks, pack.jokers_per_deck,
+                                    joker_limit)
+
+    with ThreadPoolExecutor(max_workers=chunks) as pool:
+        parts = list(pool.map(run, range(chunks)))
+    out = [0] * max(len(p) for p in parts)
+    for p in parts:
+        for d, n in enumerate(p):
+            out[d] += n
+    return out
+
+
+def mc_histogram_reference(round_number: int, *, deals: int, seed: int, pack: Pack = Pack(),
+                           joker_limit: bool = True) -> List[int]:
+    """The pure-Python twin of :func:`mc_histogram` (slow; for the tests)."""
+    rnd = get_round(round_number)
+    out: List[int] = []
+    for k in range(deals):
+        hand = hand_from_cards(deal_hand((seed + k) & MASK64, rnd.cards, pack=pack))
+        d = deficiency_search(hand, round_number, pack=pack, joker_limit=joker_limit)[0]
+        out.extend([0] * (d + 1 - len(out)))
+        out[d] += 1
+    return out
+
+
+def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack = Pack(),
+         joker_limit: bool = True, method: str = "auto", workers: int = 2) -> Dict:
+    """P(meets) and the deficiency distribution for dealt hands of a round."""
+    rnd = get_round(round_number)
+    check_seed(seed)
+    if method not in METHODS:
+        raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise InputError(f"deals must be a positive integer, not {deals!r}")
+    if method == "auto":
+        method = "exact" if rnd.straights == 0 else "monte-carlo"
+    start = time.perf_counter()
+    out = {"round": rnd.number, "contract": rnd.contract, "cards": rnd.cards,
+           "decks": pack.decks, "jokers_per_deck": pack.jokers_per_deck,
+           "joker_limit": joker_limit, "method": method}
+    if method == "exact":
+        dist = exact_distribution(rnd.number, pack=pack, joker_limit=joker_limit)
+        total = sum(dist.values())
+        p = dist.get(0, 0) / total
+        out.update(deals=total, seed=None, p_meets=p, ci95=[p, p],
+                   deficiency={str(d): n / total for d, n in dist.items()})
+    else:
+        hist = mc_histogram(rnd.number, deals=deals, seed=seed, pack=pack,
+                            joker_limit=joker_limit, workers=workers)
+        out.update(deals=deals, seed=seed, p_meets=hist[0] / deals,
+                   ci95=wilson_interval(hist[0], deals),
+                   deficiency={str(d): n for d, n in enumerate(hist) if n})
+    out["seconds"] = round(time.perf_counter() - start, 3)
+    return out
+
+
+def analyse_seed(seed: int, *, analysis: str = "deal", round: int = 7, decks: int = 2,
+                 jokers_per_deck: int = 2, joker_limit: bool = True, **options) -> Dict:
+    """One seed for the shared batch runner.
+
+    ``analysis="deal"``: the hand of deal ``seed`` for ``round``; verdict ``won`` if
+    it meets the contract, ``lost`` if not (exhaustive search, never a guess).
+    ``analysis="play"``: a whole seeded game (see ``play.play_game``); the verdict
+    is the winning seat, e.g. ``seat-1``.
+    """
+    pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
+    check_seed(seed)
+    start = time.perf_counter()
+    if analysis == "deal":
+        rnd = get_round(round)
+        cards = _fast.deal_hand(seed, rnd.cards, pack.decks, pack.jokers_per_deck)
+        hand = hand_from_cards(cards)
+        d, nodes = _fast.deficiency(hand, rnd.number, pack.decks, pack.jokers_per_deck, joker_limit)
+        return {"seed": seed, "analysis": analysis, "round": rnd.number,
+                "verdict": "won" if d == 0 else "lost", "deficiency": d, "nodes": nodes,
+                "seconds": time.perf_counter() - start}
+    if analysis == "play":
+        from solver.continental.play import play_game
+        result = play_game(seed, pack=pack, joker_limit=joker_limit, **options)
+        result.update(seed=seed, analysis=analysis, seconds=time.perf_counter() - start)
+        return result
+    raise InputError(f"analysis must be 'deal' or 'play', not {analysis!r}")
