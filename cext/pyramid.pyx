@@ -28,6 +28,7 @@ cdef enum:
     START = 38          # 1e5: level 1, file e (4), rank 5 (4)
     HOLE_CHECK_FROM = 100   # the matching check pays off only once the board fills up
     PACKED_WORDS = 12   # 12 positions x 5 bits per 64-bit word
+    NSYM = 8            # rotations and reflections of the square
     MAX_MOVES = 1296    # 9 distinct reserve kinds x 144 positions
 
 cdef extern from *:
@@ -52,6 +53,7 @@ cdef int g_above[NPOS]
 cdef int g_ndep[NPOS]
 cdef int g_dep[NPOS][9]      # positions whose support count rises when p fills
 cdef int g_threshold[NPOS]   # support needed to open: 1 on level 1, 5 above
+cdef int g_sym[NSYM][NPOS]   # image of each position under the 8 symmetries of the square
 cdef uint32_t g_fit[2][NKINDS]   # [variant][kind]: mask of kinds that fit against it
 cdef uint64_t g_zobrist[NPOS][NKINDS]
 
@@ -144,6 +146,17 @@ cdef void _build_tables():
     for p in range(NPOS):
         for k in range(NKINDS):
             g_zobrist[p][k] = splitmix64_next(&seed)
+    for p in range(NPOS):
+        f = g_file[p]
+        r = g_rank[p]
+        g_sym[0][p] = p
+        g_sym[1][p] = _index_at(g_level[p], r, 8 - f)
+        g_sym[2][p] = _index_at(g_level[p], 8 - f, 8 - r)
+        g_sym[3][p] = _index_at(g_level[p], 8 - r, f)
+        g_sym[4][p] = _index_at(g_level[p], 8 - f, r)
+        g_sym[5][p] = _index_at(g_level[p], f, 8 - r)
+        g_sym[6][p] = _index_at(g_level[p], r, f)
+        g_sym[7][p] = _index_at(g_level[p], 8 - r, 8 - f)
 
 
 _build_tables()
@@ -154,8 +167,9 @@ cdef struct State:
     int8_t kind[NPOS]          # -1 when empty
     uint8_t support[NPOS]      # filled supports (see g_dep)
     uint64_t open[3]           # bitset of open positions
-    uint64_t packed[PACKED_WORDS]  # kind+1 in 5 bits per position: the exact key
-    uint64_t hash              # Zobrist hash of the board, for table indexing
+    uint64_t packed[NSYM][PACKED_WORDS]  # kind+1 in 5 bits per position, for the board's
+                                         # 8 symmetric images: [0] is the board itself
+    uint64_t hash[NSYM]        # Zobrist hash of each image
     int placed
     int8_t reserve[NKINDS]     # reserve multiset, by kind
     uint32_t reserve_mask      # kinds present in the reserve
@@ -196,6 +210,37 @@ cdef void state_init(State *s, int8_t *deal, int variant) noexcept nogil:
     _count_suffix(s)
     s.variant = variant
     _set_open(s, START)
+
+
+cdef inline void _pack(State *s, int k, int p) noexcept nogil:
+    """Write kind ``k`` at ``p`` into every symmetric image of the board."""
+    cdef int g, q
+    for g in range(NSYM):
+        q = g_sym[g][p]
+        s.packed[g][q // 12] |= (<uint64_t>(k + 1)) << ((q % 12) * 5)
+        s.hash[g] ^= g_zobrist[q][k]
+
+
+cdef inline void _unpack(State *s, int k, int p) noexcept nogil:
+    cdef int g, q
+    for g in range(NSYM):
+        q = g_sym[g][p]
+        s.packed[g][q // 12] &= ~((<uint64_t>31) << ((q % 12) * 5))
+        s.hash[g] ^= g_zobrist[q][k]
+
+
+cdef inline int canonical(State *s) noexcept nogil:
+    """The image with the smallest hash: symmetric boards share a table entry.
+
+    Sound because the rules, the deal and the reserve do not depend on where
+    on the pyramid a tile stands, only on which tiles touch: the 8 images of a
+    board are all dead or all alive.
+    """
+    cdef int g, best = 0
+    for g in range(1, NSYM):
+        if s.hash[g] < s.hash[best]:
+            best = g
+    return best
 
 
 cdef void _count_suffix(State *s) noexcept nogil:
@@ -290,7 +335,7 @@ cdef void state_recompute(State *s) noexcept nogil:
     memset(s.open, 0, sizeof(s.open))
     memset(s.packed, 0, sizeof(s.packed))
     memset(s.exposed, 0, sizeof(s.exposed))
-    s.hash = 0
+    memset(s.hash, 0, sizeof(s.hash))
     s.reserve_mask = 0
     for k in range(NKINDS):
         if s.reserve[k] > 0:
@@ -305,8 +350,7 @@ cdef void state_recompute(State *s) noexcept nogil:
         k = s.kind[p]
         if k < 0:
             continue
-        s.packed[p // 12] |= (<uint64_t>(k + 1)) << ((p % 12) * 5)
-        s.hash ^= g_zobrist[p][k]
+        _pack(s, k, p)
         if s.empty_near[p] > 0:
             s.exposed[k] += 1
         for i in range(g_ndep[p]):
@@ -328,8 +372,7 @@ cdef inline void state_make(State *s, int k, int p) noexcept nogil:
     cdef int stock = NSLOTS + s.placed
     s.kind[p] = k
     shift = (p % 12) * 5
-    s.packed[p // 12] |= (<uint64_t>(k + 1)) << shift
-    s.hash ^= g_zobrist[p][k]
+    _pack(s, k, p)
     _clear_open(s, p)
     for i in range(g_ndep[p]):
         a = g_dep[p][i]
@@ -420,8 +463,7 @@ cdef inline void state_unmake(State *s, int k, int p) noexcept nogil:
     _touch_neighbours(s, p, 1)
     s.kind[p] = -1
     shift = (p % 12) * 5
-    s.packed[p // 12] &= ~((<uint64_t>31) << shift)
-    s.hash ^= g_zobrist[p][k]
+    _unpack(s, k, p)
 
 
 cdef inline uint32_t accepts(State *s, int p) noexcept nogil:
@@ -492,8 +534,9 @@ cdef inline bint table_dead(Table *t, State *s) noexcept nogil:
     cdef Entry *e
     if t.size == 0:
         return False
-    e = &t.entries[s.hash & (t.size - 1)]
-    if memcmp(e.packed, s.packed, sizeof(e.packed)) == 0:
+    cdef int g = canonical(s)
+    e = &t.entries[s.hash[g] & (t.size - 1)]
+    if memcmp(e.packed, s.packed[g], sizeof(e.packed)) == 0:
         t.hits += 1
         return True
     return False
@@ -504,10 +547,11 @@ cdef inline void table_store_dead(Table *t, State *s) noexcept nogil:
     cdef Entry *e
     if t.size == 0:
         return
-    e = &t.entries[s.hash & (t.size - 1)]
+    cdef int g = canonical(s)
+    e = &t.entries[s.hash[g] & (t.size - 1)]
     if e.packed[0] == 0 and e.packed[3] == 0:   # word 3 holds 1e5, filled in every stored board
         t.used += 1
-    memcpy(e.packed, s.packed, sizeof(e.packed))
+    memcpy(e.packed, s.packed[g], sizeof(e.packed))
     t.stores += 1
 
 
@@ -781,6 +825,18 @@ cdef class Engine:
         cdef int n = generate(&self.s, moves), i
         return sorted([(moves[i] & 31, moves[i] >> 5) for i in range(n)])
 
+    def generate_repeatedly(self, int repeat):
+        """Run the move generator ``repeat`` times; return the moves of one run.
+
+        For benchmarks: it times the C generator without building Python lists.
+        """
+        cdef uint16_t moves[MAX_MOVES]
+        cdef int n = 0, i
+        with nogil:
+            for i in range(repeat):
+                n = generate(&self.s, moves)
+        return n
+
     def is_legal(self, int kind, int pos):
         if not (0 <= kind < NKINDS and 0 <= pos < NPOS):
             return False
@@ -813,7 +869,11 @@ cdef class Engine:
 
     def key(self):
         """The exact packed board (12 words) and its Zobrist hash."""
-        return tuple(self.s.packed[i] for i in range(PACKED_WORDS)), self.s.hash
+        return tuple(self.s.packed[0][i] for i in range(PACKED_WORDS)), self.s.hash[0]
+
+    def symmetric_keys(self):
+        """The packed board of each of the 8 symmetric images."""
+        return [tuple(self.s.packed[g][i] for i in range(PACKED_WORDS)) for g in range(NSYM)]
 
     def is_won(self):
         return self.s.placed == NPOS
@@ -831,6 +891,11 @@ cdef class Engine:
     def is_stuck(self):
         cdef uint16_t moves[MAX_MOVES]
         return self.s.placed < NPOS and generate(&self.s, moves) == 0
+
+
+def symmetries():
+    """The position maps of the 8 symmetries, to test against the reference geometry."""
+    return [[g_sym[g][p] for p in range(NPOS)] for g in range(NSYM)]
 
 
 def geometry():

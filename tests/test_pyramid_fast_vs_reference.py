@@ -135,3 +135,27 @@ def test_searches_agree_on_verdicts_lines_and_nodes(variant):
         assert ref.verdict == raw["verdict"]
         assert ref.nodes == raw["nodes"]
         assert [(TILES[m.tile].kind, m.pos) for m in ref.moves] == raw["moves"]
+
+
+def test_symmetries_map_the_pyramid_onto_itself():
+    """Each of the 8 maps keeps levels and turns side neighbours into side neighbours."""
+    maps = fast.symmetries()
+    assert len({tuple(m) for m in maps}) == 8
+    for m in maps:
+        assert sorted(m) == list(range(144))
+        for p in range(144):
+            assert POSITIONS[m[p]].level == POSITIONS[p].level
+            assert sorted(m[q] for q in SIDES[p]) == sorted(SIDES[m[p]])
+            assert (BELOW[p] is None and BELOW[m[p]] is None) or m[BELOW[p]] == BELOW[m[p]]
+
+
+def test_symmetric_deals_have_symmetric_verdicts():
+    """Mirroring a winning line gives a legal winning line on the same deal."""
+    maps = fast.symmetries()
+    deal = deal_from_seed(42)
+    raw = fast.solve_kinds(deal_kinds(deal))
+    for m in maps[1:]:
+        engine = fast.Engine(deal_kinds(deal))
+        for kind, pos in raw["moves"]:
+            engine.make(kind, m[pos])
+        assert engine.is_won()

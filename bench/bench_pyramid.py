@@ -1,0 +1,112 @@
+"""Continuous Pyramid speed: compiled against the pure-Python reference, same run.
+
+    python -m pytest bench/bench_pyramid.py -s              # everything below, seeds 1-1000
+    PYRAMID_SWEEP=10000 python -m pytest bench/bench_pyramid.py -s -k sweep
+
+Ratios matter more than absolute times on a shared machine; each pair below
+runs the same work both ways.
+"""
+import os
+import random
+import resource
+import time
+
+import pytest
+
+from cext import pyramid as fast
+from solver.pyramid.deal import deal_from_seed
+from solver.pyramid.reference_search import solve_reference
+from solver.pyramid.rules import Move, PyramidGame
+from solver.pyramid.search import VARIANT_CODES, deal_kinds, solve
+from solver.pyramid.tiles import TILES
+
+SWEEP = int(os.environ.get("PYRAMID_SWEEP", "1000"))
+SOLVE_SEEDS = [1, 3, 4, 5, 8, 9]
+
+
+def _positions():
+    """(reference state, compiled engine) pairs at several depths of random play."""
+    rnd = random.Random(5)
+    pairs = []
+    for seed in range(1, 30):
+        deal = deal_from_seed(seed)
+        state = PyramidGame(deal).new_initial_state()
+        engine = fast.Engine(deal_kinds(deal))
+        target = rnd.choice([10, 40, 80, 120])
+        while state.placed < target:
+            moves = sorted({(TILES[m.tile].kind, m.pos) for m in state.legal_moves()})
+            if not moves:
+                break
+            kind, pos = rnd.choice(moves)
+            state.apply(Move(next(f for f in state.reserve if f is not None and TILES[f].kind == kind), pos))
+            engine.make(kind, pos)
+        if state.placed > 1 and not state.is_terminal():
+            pairs.append((state, engine))
+    return pairs
+
+
+POSITIONS = _positions()
+
+
+def test_movegen_reference(benchmark):
+    benchmark.extra_info["positions"] = len(POSITIONS)
+    benchmark(lambda: [state.legal_moves() for state, _ in POSITIONS])
+
+
+def test_movegen_compiled_wrapper(benchmark):
+    """Through the Python wrapper: builds and sorts a list of tuples per call."""
+    benchmark(lambda: [engine.legal_moves() for _, engine in POSITIONS])
+
+
+def test_movegen_compiled_kernel(benchmark):
+    """The C generator alone, 100 runs per position per round."""
+    benchmark.extra_info["runs_per_position"] = 100
+    benchmark(lambda: [engine.generate_repeatedly(100) for _, engine in POSITIONS])
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANT_CODES))
+def test_solve_reference(benchmark, variant):
+    """Full thoughtful solves of fixed seeds by the pure-Python twin."""
+    deals = [deal_from_seed(s) for s in SOLVE_SEEDS]
+    results = benchmark.pedantic(lambda: [solve_reference(d, variant=variant) for d in deals],
+                                 rounds=2, iterations=1)
+    benchmark.extra_info["nodes"] = sum(r.nodes for r in results)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANT_CODES))
+def test_solve_compiled(benchmark, variant):
+    """The same solves, same nodes (no restarts), by the compiled search."""
+    kinds = [deal_kinds(deal_from_seed(s)) for s in SOLVE_SEEDS]
+    code = VARIANT_CODES[variant]
+    results = benchmark(lambda: [fast.solve_kinds(k, variant=code, first_round=0) for k in kinds])
+    benchmark.extra_info["nodes"] = sum(r["nodes"] for r in results)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANT_CODES))
+def test_sweep(benchmark, variant):
+    """Seeds 1..PYRAMID_SWEEP at the default limits, on one core: deals decided
+    per second by the search, and end to end with the checker replaying every won line."""
+    seeds = range(1, SWEEP + 1)
+    summary = {}
+
+    def run():
+        counts = {"won": 0, "lost": 0, "unknown": 0}
+        slowest = (0.0, None)
+        search_seconds = 0.0
+        start = time.perf_counter()
+        for seed in seeds:
+            result = solve(deal_from_seed(seed), variant=variant)
+            counts[result.verdict] += 1
+            search_seconds += result.seconds
+            slowest = max(slowest, (result.seconds, seed))
+        wall = time.perf_counter() - start
+        summary.update(counts, deals=len(seeds), wall_seconds=round(wall, 2),
+                       search_seconds=round(search_seconds, 2),
+                       decided_per_second=round((counts["won"] + counts["lost"]) / search_seconds, 1),
+                       end_to_end_per_second=round(len(seeds) / wall, 1),
+                       slowest_seconds=round(slowest[0], 3), slowest_seed=slowest[1],
+                       peak_rss_mib=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info.update(summary)
+    print(f"\n{variant} seeds 1-{SWEEP}: {summary}")
