@@ -91,7 +91,7 @@ def svg(state: PyramidState, *, cell: int = 28, last_move: Optional[Move] = None
                 if index is None:
                     continue
                 x = x0 + (f - lo) * cell
-                y = top + (8 - r - (9 - (hi - lo + 1)) // 2) * cell
+                y = top + (8 - r) * cell   # squares keep their rank: levels sit centred
                 out.append(_svg_tile(state.board[index], x, y, cell,
                                      last_move is not None and last_move.pos == index))
         x0 += widths[level] + gap
