@@ -35,6 +35,13 @@ def _kind_moves(state):
     return sorted({(TILES[m.tile].kind, m.pos) for m in state.legal_moves()})
 
 
+def _play_both(state, engine, kind, pos):
+    """The same move on both sides: the reference names a face of that kind."""
+    face = next(f for f in state.reserve if f is not None and TILES[f].kind == kind)
+    state.apply(Move(face, pos))
+    engine.make(kind, pos)
+
+
 def _reserve_counts(state):
     counts = [0] * N_KINDS
     for face in state.reserve:
@@ -64,10 +71,7 @@ def test_random_play_agrees_move_by_move(variant):
             positions += 1
             if not moves:
                 break
-            kind, pos = rnd.choice(moves)
-            face = next(f for f in state.reserve if f is not None and TILES[f].kind == kind)
-            state.apply(Move(face, pos))
-            engine.make(kind, pos)
+            _play_both(state, engine, *rnd.choice(moves))
         # unmake walks all the way back to the start, consistently
         while engine.placed:
             engine.unmake()
@@ -100,10 +104,7 @@ def test_relaxation_cuts_agree_on_random_positions(variant):
                     checked += 1
             if not moves:
                 break
-            kind, pos = rnd.choice(moves)
-            face = next(f for f in state.reserve if f is not None and TILES[f].kind == kind)
-            state.apply(Move(face, pos))
-            engine.make(kind, pos)
+            _play_both(state, engine, *rnd.choice(moves))
     assert checked > 50
 
 
