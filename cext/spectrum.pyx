@@ -1,0 +1,639 @@
+"""Compiled Spectrum engine: packed stashes, successors, hashing, IDA* and BFS.
+
+Contract.  A solitaire position is ``SState``: the stash packed 3 bits per
+(colour, size) count (colours 0-5 in ``w[0]``, 6-11 in ``w[1]``, field
+``colour*3 + size``), the direction (+1 cw, -1 ccw), the stash value and a
+node of a :class:`GoalTree`.  A goal-tree node stands for one conversion
+history: its three goals, its bags and its generator state, so the future
+draws are exact.  The bank is implied (4 of each kind minus the stash), which
+is also every piece the mover may receive in a multiplayer game.
+
+The pure-Python twin is ``solver/spectrum/rules.py`` (moves, goal check,
+draws) and ``solver/spectrum/refsearch.py`` (the bound and the searches);
+``tests/test_spectrum_fast_vs_reference.py`` holds them together.
+"""
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t, uint8_t, int8_t, int16_t
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memcpy, memset
+from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
+
+from cext.rng cimport splitmix64_next
+
+cdef enum:
+    NCOL = 12
+    PER_KIND = 4
+    KCAP = 3          # conversions the lower bound looks ahead
+    MAXDEPTH = 96
+
+# ---------------------------------------------------------------- goal tree
+
+ctypedef struct TNode:
+    uint8_t goals[9]      # slot*3 + size -> colour
+    uint8_t bags[3][NCOL]
+    uint8_t baglen[3]
+    uint64_t rng
+    int32_t child[3]
+
+
+cdef class GoalTree:
+    """Goals along every conversion history, expanded lazily, at most ``limit`` nodes.
+
+    Node 0 is the root.  ``child(n, slot)`` is the node after converting
+    ``slot`` at ``n``: the goal's colours go back to the ends of their bags and
+    a new goal is drawn small, medium, large with ``next() mod len``.
+    """
+    cdef TNode *nodes
+    cdef int32_t count, cap, limit
+    cdef public bint full
+
+    def __cinit__(self, goals, bags, uint64_t rng_state, int limit=1 << 20):
+        cdef int s, i
+        self.limit = limit
+        self.cap = 1024
+        self.nodes = <TNode *>calloc(self.cap, sizeof(TNode))
+        if self.nodes == NULL:
+            raise MemoryError()
+        self.count = 1
+        self.full = False
+        for i in range(3):
+            for s in range(3):
+                self.nodes[0].goals[i * 3 + s] = goals[i][s]
+            self.nodes[0].child[i] = -1
+        for s in range(3):
+            self.nodes[0].baglen[s] = len(bags[s])
+            for i in range(len(bags[s])):
+                self.nodes[0].bags[s][i] = bags[s][i]
+        self.nodes[0].rng = rng_state
+
+    def __dealloc__(self):
+        free(self.nodes)
+
+    cdef int32_t child(self, int32_t n, int slot) noexcept:
+        """The node after converting ``slot`` at ``n``; -1 (and ``full``) past the limit."""
+        cdef int32_t c = self.nodes[n].child[slot]
+        cdef TNode *p
+        cdef TNode *q
+        cdef TNode *grown
+        cdef int s, idx, k
+        if c >= 0:
+            return c
+        if self.count >= self.limit:
+            self.full = True
+            return -1
+        if self.count == self.cap:
+            grown = <TNode *>realloc(self.nodes, 2 * self.cap * sizeof(TNode))
+            if grown == NULL:
+                self.full = True
+                return -1
+            self.nodes = grown
+            self.cap *= 2
+        c = self.count
+        self.count += 1
+        p = &self.nodes[n]
+        q = &self.nodes[c]
+        memcpy(q, p, sizeof(TNode))
+        q.child[0] = q.child[1] = q.child[2] = -1
+        for s in range(3):
+            q.bags[s][q.baglen[s]] = p.goals[slot * 3 + s]
+            q.baglen[s] += 1
+        for s in range(3):
+            idx = <int>(splitmix64_next(&q.rng) % <uint64_t>q.baglen[s])
+            q.goals[slot * 3 + s] = q.bags[s][idx]
+            for k in range(idx, q.baglen[s] - 1):
+                q.bags[s][k] = q.bags[s][k + 1]
+            q.baglen[s] -= 1
+        p.child[slot] = c
+        return c
+
+    def py_child(self, int n, int slot):
+        return self.child(n, slot)
+
+    def goals(self, int n):
+        """The three goals at node ``n`` as (small, medium, large) colour tuples."""
+        return [tuple(self.nodes[n].goals[i * 3 + s] for s in range(3)) for i in range(3)]
+
+    def bags(self, int n):
+        return [[self.nodes[n].bags[s][i] for i in range(self.nodes[n].baglen[s])] for s in range(3)]
+
+    def rng_state(self, int n):
+        return self.nodes[n].rng
+
+    def __len__(self):
+        return self.count
+
+# ---------------------------------------------------------------- packed state
+
+ctypedef struct SState:
+    uint64_t w[2]
+    int32_t node
+    int16_t value
+    int8_t dir
+    int8_t won
+
+
+cdef inline int cnt(const SState *s, int f) noexcept nogil:
+    """The count in field ``f`` (= colour*3 + size)."""
+    return <int>((s.w[f // 18] >> (3 * (f % 18))) & 7)
+
+
+cdef inline void addf(SState *s, int f, int k) noexcept nogil:
+    """Add ``k`` (may be negative) to field ``f``; counts stay in 0..4 so no carry."""
+    if k >= 0:
+        s.w[f // 18] += (<uint64_t>k) << (3 * (f % 18))
+    else:
+        s.w[f // 18] -= (<uint64_t>(-k)) << (3 * (f % 18))
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t skey(const SState *s) noexcept nogil:
+    """The hash of a position: stash words, node and direction."""
+    return mix64(s.w[0] * <uint64_t>0x9E3779B97F4A7C15ULL
+                 ^ mix64(s.w[1] + (<uint64_t>(<uint32_t>s.node) << 1) + (s.dir > 0)))
+
+
+
+cdef inline bint same(const SState *a, const SState *b) noexcept nogil:
+    return a.w[0] == b.w[0] and a.w[1] == b.w[1] and a.node == b.node and a.dir == b.dir
+
+
+cdef int settle(SState *s, GoalTree tree, int win_value) noexcept:
+    """The goal check after a move: convert the lowest matched goal while any
+    matches, each time reversing the direction; then mark a win.  Returns -1
+    when the goal tree is full (the caller reports the limit)."""
+    cdef int i, n
+    cdef uint8_t *g
+    while True:
+        g = tree.nodes[s.node].goals
+        for i in range(3):
+            if cnt(s, g[i * 3] * 3) and cnt(s, g[i * 3 + 1] * 3 + 1) and cnt(s, g[i * 3 + 2] * 3 + 2):
+                break
+        else:
+            break
+        addf(s, g[i * 3] * 3, -1)
+        addf(s, g[i * 3 + 1] * 3 + 1, -1)
+        addf(s, g[i * 3 + 2] * 3 + 2, -1)
+        n = tree.child(s.node, i)
+        if n < 0:
+            return -1
+        s.node = n
+        s.dir = -s.dir
+        s.value -= 6
+    s.won = s.value <= win_value
+    return 0
+
+
+ctypedef struct Succ:
+    SState st
+    int32_t move
+
+
+cdef inline int32_t move_code(int kind, int c, int to, int g0, int g1, int g2,
+                              int r0, int r1, int r2) noexcept nogil:
+    return (kind | c << 2 | g0 << 6 | g1 << 9 | g2 << 12 | r0 << 15 | r1 << 18 | r2 << 21
+            | to << 24)
+
+
+cdef int max_successors(const SState *s) noexcept nogil:
+    """An upper bound on the successors of ``s`` (buffer sizing)."""
+    cdef int c, total = 24
+    for c in range(NCOL):
+        total += (cnt(s, c * 3) + 1) * (cnt(s, c * 3 + 1) + 1) * (cnt(s, c * 3 + 2) + 1) * 25
+    return total
+
+
+cdef int expand(const SState *s, GoalTree tree, int win_value, Succ *out) noexcept:
+    """Write every successor of ``s`` (exchanges by colour, give, receive; then
+    upconversions) to ``out``; return how many, or -1 if the goal tree filled.
+    The order is that of ``State.legal_moves()`` in rules.py."""
+    cdef int c, to, n0, n1, n2, g0, g1, g2, r0, r1, r2, a0, a1, a2, total, m = 0, sz
+    cdef Succ *o
+    for c in range(NCOL):
+        n0 = cnt(s, c * 3)
+        n1 = cnt(s, c * 3 + 1)
+        n2 = cnt(s, c * 3 + 2)
+        to = (c + s.dir + NCOL) % NCOL
+        a0 = PER_KIND - cnt(s, to * 3)
+        a1 = PER_KIND - cnt(s, to * 3 + 1)
+        a2 = PER_KIND - cnt(s, to * 3 + 2)
+        for g0 in range(n0 + 1):
+            for g1 in range(n1 + 1):
+                for g2 in range(n2 + 1):
+                    total = g0 + 2 * g1 + 3 * g2
+                    if total == 0:
+                        continue
+                    r2 = 0 if g2 else min(a2, total // 3)
+                    while r2 >= 0:
+                        r1 = 0 if g1 else min(a1, (total - 3 * r2) // 2)
+                        while r1 >= 0:
+                            r0 = total - 3 * r2 - 2 * r1
+                            if r0 <= a0 and not (r0 and g0):
+                                o = &out[m]
+                                o.st = s[0]
+                                addf(&o.st, c * 3, -g0)
+                                addf(&o.st, c * 3 + 1, -g1)
+                                addf(&o.st, c * 3 + 2, -g2)
+                                addf(&o.st, to * 3, r0)
+                                addf(&o.st, to * 3 + 1, r1)
+                                addf(&o.st, to * 3 + 2, r2)
+                                o.move = move_code(0, c, to, g0, g1, g2, r0, r1, r2)
+                                if settle(&o.st, tree, win_value) < 0:
+                                    return -1
+                                m += 1
+                            r1 -= 1
+                        r2 -= 1
+        for sz in range(2):
+            if cnt(s, c * 3 + sz) and cnt(s, c * 3 + sz + 1) < PER_KIND:
+                o = &out[m]
+                o.st = s[0]
+                addf(&o.st, c * 3 + sz, -1)
+                addf(&o.st, c * 3 + sz + 1, 1)
+                o.st.value += 1
+                o.move = move_code(1, c, c, sz == 0, sz == 1, 0, 0, sz == 0, sz == 1)
+                if settle(&o.st, tree, win_value) < 0:
+                    return -1
+                m += 1
+    return m
+
+
+# ---------------------------------------------------------------- Python bridge
+
+cdef SState make_state(stash, int direction, int node) except *:
+    cdef SState s
+    cdef int f, v = 0
+    memset(&s, 0, sizeof(SState))
+    for f in range(36):
+        if not 0 <= stash[f] <= PER_KIND:
+            raise ValueError("stash count out of range")
+        addf(&s, f, stash[f])
+        v += stash[f] * (f % 3 + 1)
+    s.value = v
+    s.dir = 1 if direction > 0 else -1
+    s.node = node
+    return s
+
+
+cdef tuple unpack(const SState *s):
+    return tuple(cnt(s, f) for f in range(36))
+
+
+def pack(stash):
+    """The two packed words of a stash (36 counts)."""
+    cdef SState s = make_state(stash, 1, 0)
+    return s.w[0], s.w[1]
+
+
+def unpack_words(uint64_t w0, uint64_t w1):
+    """The 36 counts of two packed words (inverse of :func:`pack`)."""
+    cdef SState s
+    memset(&s, 0, sizeof(SState))
+    s.w[0] = w0
+    s.w[1] = w1
+    return unpack(&s)
+
+
+def state_hash(stash, int direction, int node):
+    """The 64-bit hash the transposition tables use."""
+    cdef SState s = make_state(stash, direction, node)
+    return skey(&s)
+
+
+def successors(stash, int direction, GoalTree tree, int node=0, int win_value=6):
+    """Every successor as ``(move_code, stash, direction, node, won)``, in rules.py order."""
+    cdef SState s = make_state(stash, direction, node)
+    cdef int n, i
+    cdef Succ *buf = <Succ *>malloc(max_successors(&s) * sizeof(Succ))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        n = expand(&s, tree, win_value, buf)
+        if n < 0:
+            raise MemoryError("goal tree limit reached")
+        return [(buf[i].move, unpack(&buf[i].st), buf[i].st.dir, buf[i].st.node,
+                 bool(buf[i].st.won)) for i in range(n)]
+    finally:
+        free(buf)
+
+
+def count_successors(stash, int direction, GoalTree tree, int node=0, int repeat=1):
+    """Generate the successors ``repeat`` times (the benchmark's kernel); return the count."""
+    cdef SState s = make_state(stash, direction, node)
+    cdef int n = 0, i
+    cdef Succ *buf = <Succ *>malloc(max_successors(&s) * sizeof(Succ))
+    if buf == NULL:
+        raise MemoryError()
+    for i in range(repeat):
+        n = expand(&s, tree, 6, buf)
+    free(buf)
+    return n
+
+
+# ---------------------------------------------------------------- lower bound
+
+cdef int bound_rec(const SState *s, GoalTree tree, int32_t node, int k, int16_t *req,
+                   int best) noexcept:
+    """The smallest deficit bound over conversion sequences of length ``k`` from ``node``."""
+    cdef int slot, sz, f, c, d, lb, n
+    cdef uint8_t *g
+    if k == 0:
+        lb = 0
+        for c in range(NCOL):
+            d = 0
+            for sz in range(3):
+                f = c * 3 + sz
+                if req[f] > cnt(s, f):
+                    d += 1
+            lb += (d + 1) // 2
+        return lb if lb < best else best
+    for slot in range(3):
+        g = tree.nodes[node].goals
+        for sz in range(3):
+            req[g[slot * 3 + sz] * 3 + sz] += 1
+        if k > 1:
+            n = tree.child(node, slot)
+            if n < 0:
+                best = 0   # the tree is full: fall back to a trivially sound bound
+            else:
+                best = bound_rec(s, tree, n, k - 1, req, best)
+        else:
+            best = bound_rec(s, tree, node, 0, req, best)
+        g = tree.nodes[node].goals
+        for sz in range(3):
+            req[g[slot * 3 + sz] * 3 + sz] -= 1
+        if best == 0:
+            break
+    return best
+
+
+cdef int lower_bound(const SState *s, GoalTree tree, int win_value) noexcept:
+    """Turns still needed, at least: 0 if won; else the value asks for
+    k = ceil((value - win)/6) more conversions, each converted goal's pieces
+    must be in the stash when it converts, and one turn adds pieces of one
+    colour only and of at most two sizes.  Minimised over the conversion
+    sequences (the first ``KCAP``), so it never overestimates."""
+    cdef int16_t req[36]
+    cdef int k, lb
+    if s.value <= win_value:
+        return 0
+    k = (s.value - win_value + 5) // 6
+    if k > KCAP:
+        k = KCAP
+    memset(req, 0, sizeof(req))
+    lb = bound_rec(s, tree, s.node, k, req, 1 << 20)
+    return lb if lb > 1 else 1
+
+
+def py_lower_bound(stash, int direction, GoalTree tree, int node=0, int win_value=6):
+    cdef SState s = make_state(stash, direction, node)
+    return lower_bound(&s, tree, win_value)
+
+
+# ---------------------------------------------------------------- IDA*
+
+ctypedef struct TTEntry:
+    uint64_t w0, w1
+    int32_t node
+    int8_t dir
+    int16_t lb          # proven: at least this many turns to win from here
+
+
+cdef class _Ida:
+    cdef GoalTree tree
+    cdef int win_value
+    cdef TTEntry *tt
+    cdef uint64_t mask
+    cdef Succ *buf
+    cdef size_t cap
+    cdef int64_t nodes, max_nodes
+    cdef double max_seconds
+    cdef clock_t start
+    cdef int stop          # 0 running, 1 nodes, 2 seconds, 3 goal tree
+    cdef int32_t path[MAXDEPTH]
+    cdef int32_t found_len
+
+    def __dealloc__(self):
+        free(self.tt)
+        free(self.buf)
+
+    cdef int ensure(self, size_t need) noexcept:
+        cdef Succ *grown
+        if need <= self.cap:
+            return 0
+        grown = <Succ *>realloc(self.buf, need * 2 * sizeof(Succ))
+        if grown == NULL:
+            return -1
+        self.buf = grown
+        self.cap = need * 2
+        return 0
+
+    cdef int dfs(self, SState *s, int g, int bound, size_t base) noexcept:
+        """Contract: returns -1 if a win within ``bound - g`` more turns was
+        found (the plan is ``path[0:found_len]``); else a proven lower bound on
+        ``g`` + turns-to-win from ``s`` that exceeds ``bound`` (a large value
+        when nothing below the limits exists); 0 when a limit stopped it."""
+        cdef int h, n, i, r, best = 1 << 20
+        cdef uint64_t key
+        cdef TTEntry *e
+        if s.won:
+            self.found_len = g
+            return -1
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            self.stop = 1
+            return 0
+        if (self.nodes & 4095) == 0 and self.max_seconds > 0:
+            if <double>(clock() - self.start) / CLOCKS_PER_SEC > self.max_seconds:
+                self.stop = 2
+                return 0
+        h = lower_bound(s, self.tree, self.win_value)
+        key = skey(s)
+        e = &self.tt[key & self.mask]
+        if e.w0 == s.w[0] and e.w1 == s.w[1] and e.node == s.node and e.dir == s.dir:
+            if e.lb > h:
+                h = e.lb
+        if g + h > bound:
+            return g + h
+        if g >= MAXDEPTH - 1:
+            return g + h + 1
+        if self.ensure(base + max_successors(s)) < 0:
+            self.stop = 3
+            return 0
+        n = expand(s, self.tree, self.win_value, self.buf + base)
+        if n < 0:
+            self.stop = 3
+            return 0
+        for i in range(n):
+            if self.buf[base + i].st.won:
+                self.path[g] = self.buf[base + i].move
+                self.found_len = g + 1
+                return -1
+        for i in range(n):
+            self.path[g] = self.buf[base + i].move
+            r = self.dfs(&self.buf[base + i].st, g + 1, bound, base + n)
+            if r < 0:
+                return -1
+            if self.stop:
+                return 0
+            if r < best:
+                best = r
+        if n == 0:   # no move: the player passes forever, never winning
+            best = 1 << 20
+        e = &self.tt[key & self.mask]
+        e.w0 = s.w[0]
+        e.w1 = s.w[1]
+        e.node = s.node
+        e.dir = s.dir
+        e.lb = min(best - g, 30000)
+        return best
+
+
+def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_value=6,
+                  int64_t max_nodes=50_000_000, double max_seconds=60.0, int max_turns=40,
+                  int tt_bits=20):
+    """Minimum turns from a solitaire position to a stash worth ``win_value`` or less.
+
+    Returns a dict: ``status`` is ``found`` (``turns`` is proven minimal: every
+    smaller bound was searched to exhaustion with an admissible lower bound),
+    ``exhausted`` (no win exists at all), or ``limit`` with ``limit`` naming it
+    (``nodes``, ``seconds``, ``turns``, ``goal-tree``).  ``plan`` holds the move
+    codes and ``bounds`` the (bound, nodes) of each iteration.
+    """
+    cdef _Ida ida = _Ida()
+    cdef SState s = make_state(stash, direction, node)
+    cdef int bound, r
+    cdef list bounds = []
+    if tt_bits < 4 or tt_bits > 28:
+        raise ValueError("tt_bits must be in 4..28")
+    ida.tree = tree
+    ida.win_value = win_value
+    ida.mask = (1 << tt_bits) - 1
+    ida.tt = <TTEntry *>calloc(1 << tt_bits, sizeof(TTEntry))
+    if ida.tt == NULL:
+        raise MemoryError()
+    for r in range(1 << tt_bits):
+        ida.tt[r].node = -1
+    ida.max_nodes = max_nodes
+    ida.max_seconds = max_seconds
+    ida.start = clock()
+    s.won = s.value <= win_value
+    if s.won:
+        return {"status": "found", "turns": 0, "plan": [], "nodes": 0, "bounds": []}
+    bound = lower_bound(&s, tree, win_value)
+    while True:
+        if bound > max_turns:
+            return {"status": "limit", "limit": "turns", "nodes": ida.nodes, "bounds": bounds,
+                    "lower_bound": bound}
+        before = ida.nodes
+        r = ida.dfs(&s, 0, bound, 0)
+        bounds.append((bound, ida.nodes - before))
+        if r < 0:
+            return {"status": "found", "turns": ida.found_len,
+                    "plan": [ida.path[i] for i in range(ida.found_len)],
+                    "nodes": ida.nodes, "bounds": bounds}
+        if ida.stop:
+            return {"status": "limit", "limit": ("", "nodes", "seconds", "goal-tree")[ida.stop],
+                    "nodes": ida.nodes, "bounds": bounds, "lower_bound": bound}
+        if r >= (1 << 20):
+            return {"status": "exhausted", "nodes": ida.nodes, "bounds": bounds}
+        bound = r
+
+
+# ---------------------------------------------------------------- BFS (reach)
+
+ctypedef struct QItem:
+    SState st
+    int64_t parent
+    int32_t move
+    int32_t depth
+
+
+def bfs_reach(stash, int direction, GoalTree tree, int node=0, *, target=None,
+              int value_max=-1, int value_min=-1, int64_t max_states=2_000_000,
+              int max_turns=60):
+    """Breadth-first search for the fewest turns to a stash equal to ``target``
+    (36 counts) or worth between ``value_min`` and ``value_max`` (-1 = open).
+
+    Returns ``status`` ``found`` (``turns`` minimal, ``plan`` move codes),
+    ``exhausted`` (every reachable position was visited: unreachable, proven)
+    or ``limit`` (``states`` or ``turns`` or ``goal-tree``).  Reaching the goal
+    is tested on each position as a turn ends, so a won game stops there.
+    """
+    cdef SState s = make_state(stash, direction, node)
+    cdef SState tgt
+    cdef bint exact = target is not None
+    cdef int64_t cap = max_states, head = 0, tail = 0, i, j
+    cdef uint64_t hmask, hsize = 1, k
+    cdef int64_t *table
+    cdef QItem *queue
+    cdef Succ *buf = NULL
+    cdef int n, depth = 0
+    cdef SState *c
+    if exact:
+        tgt = make_state(target, 1, 0)
+    while hsize < <uint64_t>(2 * cap):
+        hsize <<= 1
+    hmask = hsize - 1
+    table = <int64_t *>malloc(hsize * sizeof(int64_t))
+    queue = <QItem *>malloc(cap * sizeof(QItem))
+    if table == NULL or queue == NULL:
+        free(table)
+        free(queue)
+        raise MemoryError()
+    memset(table, 0xff, hsize * sizeof(int64_t))
+    buf = <Succ *>malloc((24 + NCOL * 125 * 25) * sizeof(Succ))
+    if buf == NULL:
+        free(table)
+        free(queue)
+        raise MemoryError()
+    try:
+        s.won = 0
+        queue[0].st = s
+        queue[0].parent = -1
+        queue[0].move = 0
+        queue[0].depth = 0
+        tail = 1
+        table[skey(&s) & hmask] = 0
+        while head < tail:
+            c = &queue[head].st
+            if (exact and c.w[0] == tgt.w[0] and c.w[1] == tgt.w[1]) or (
+                    not exact and (value_max < 0 or c.value <= value_max)
+                    and (value_min < 0 or c.value >= value_min)):
+                plan = []
+                i = head
+                while queue[i].parent >= 0:
+                    plan.append(queue[i].move)
+                    i = queue[i].parent
+                plan.reverse()
+                return {"status": "found", "turns": len(plan), "plan": plan, "states": tail}
+            depth = queue[head].depth
+            if depth >= max_turns:
+                return {"status": "limit", "limit": "turns", "states": tail, "turns_searched": depth}
+            if not c.won:
+                n = expand(c, tree, 6, buf)
+                if n < 0:
+                    return {"status": "limit", "limit": "goal-tree", "states": tail}
+                for j in range(n):
+                    k = skey(&buf[j].st) & hmask
+                    while table[k] >= 0 and not same(&queue[table[k]].st, &buf[j].st):
+                        k = (k + 1) & hmask
+                    if table[k] >= 0:
+                        continue
+                    if tail >= cap:
+                        return {"status": "limit", "limit": "states", "states": tail,
+                                "turns_searched": depth}
+                    table[k] = tail
+                    queue[tail].st = buf[j].st
+                    queue[tail].parent = head
+                    queue[tail].move = buf[j].move
+                    queue[tail].depth = depth + 1
+                    tail += 1
+            head += 1
+        return {"status": "exhausted", "states": tail}
+    finally:
+        free(table)
+        free(queue)
+        free(buf)
