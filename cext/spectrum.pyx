@@ -630,6 +630,7 @@ def bfs_reach(stash, int direction, GoalTree tree, int node=0, *, target=None,
     cdef SState s = make_state(stash, direction, node)
     cdef SState tgt
     cdef bint exact = target is not None
+    cdef bint cut = False
     cdef int64_t cap = max_states, head = 0, tail = 0, i, j
     cdef uint64_t hmask, hsize = 1, k
     cdef int64_t *table
@@ -676,8 +677,8 @@ def bfs_reach(stash, int direction, GoalTree tree, int node=0, *, target=None,
                 return {"status": "found", "turns": len(plan), "plan": plan, "states": tail}
             depth = queue[head].depth
             if depth >= max_turns:
-                return {"status": "limit", "limit": "turns", "states": tail, "turns_searched": depth}
-            if not c.won:
+                cut = True
+            elif not c.won:
                 n = expand(c, tree, 6, buf)
                 if n < 0:
                     return {"status": "limit", "limit": "goal-tree", "states": tail}
@@ -697,6 +698,8 @@ def bfs_reach(stash, int direction, GoalTree tree, int node=0, *, target=None,
                     queue[tail].depth = depth + 1
                     tail += 1
             head += 1
+        if cut:
+            return {"status": "limit", "limit": "turns", "states": tail, "turns_searched": max_turns}
         return {"status": "exhausted", "states": tail}
     finally:
         free(table)

@@ -162,6 +162,7 @@ def bfs_reach(stash, direction: int, tree: GoalTreeRef, node: int = 0, *, target
     start = (tuple(stash), direction, node)
     parent: Dict[tuple, Optional[tuple]] = {start: None}
     queue = deque([(start, 0, False)])
+    cut = False
     while queue:
         pos, depth, won = queue.popleft()
         if hit(pos[0]):
@@ -171,7 +172,8 @@ def bfs_reach(stash, direction: int, tree: GoalTreeRef, node: int = 0, *, target
                 plan.append(move.code())
             return {"status": "found", "turns": len(plan), "plan": plan[::-1], "states": len(parent)}
         if depth >= max_turns:
-            return {"status": "limit", "limit": "turns", "states": len(parent)}
+            cut = True
+            continue
         if won:
             continue
         for move, st, d, n, w in successors(pos[0], pos[1], tree, pos[2]):
@@ -182,6 +184,8 @@ def bfs_reach(stash, direction: int, tree: GoalTreeRef, node: int = 0, *, target
                 return {"status": "limit", "limit": "states", "states": len(parent)}
             parent[nxt] = (pos, move)
             queue.append((nxt, depth + 1, w))
+    if cut:
+        return {"status": "limit", "limit": "turns", "states": len(parent)}
     return {"status": "exhausted", "states": len(parent)}
 
 
