@@ -2,7 +2,7 @@
 the solitaire's minimum turns over a range of seeds.
 
     python -m pytest -q bench/bench_spectrum.py
-    SPECTRUM_SEEDS=1000 python -m pytest -q bench/bench_spectrum.py -k sweep -s
+    SPECTRUM_SEEDS=1000 SPECTRUM_SWEEP_OUT=sweep.txt python -m pytest -q bench/bench_spectrum.py -k sweep -s
 """
 import os
 import statistics
@@ -26,17 +26,32 @@ def test_successors_reference(benchmark):
     benchmark(lambda: [ref.successors(START.stashes[0], 1, tree, 0) for _ in range(100)])
 
 
-def test_min_turns_sweep():
-    """Seeds 1..SPECTRUM_SEEDS (default 20): distribution, median and worst time."""
-    n = int(os.environ.get("SPECTRUM_SEEDS", "20"))
+def sweep(first, last, *, max_seconds=60.0, out=None):
+    """Solve seeds ``first..last``; return (turns histogram, unknown count, times)."""
     turns, times, unknown = {}, [], 0
-    for seed in range(1, n + 1):
+    for seed in range(first, last + 1):
         t0 = time.perf_counter()
-        row = solve_seed(seed, max_seconds=60.0)
+        row = solve_seed(seed, max_seconds=max_seconds)
         times.append(time.perf_counter() - t0)
         if row["verdict"] != "won":
             unknown += 1
         else:
             turns[row["turns"]] = turns.get(row["turns"], 0) + 1
-    print(f"\nseeds 1-{n}: turns {dict(sorted(turns.items()))}, unknown {unknown}, "
+        if out:
+            out.write(f"{seed} {row['verdict']} {row.get('turns')} {row['nodes']} {times[-1]:.3f}\n")
+            out.flush()
+    return turns, unknown, times
+
+
+def test_min_turns_sweep():
+    """Seeds SPECTRUM_FIRST..SPECTRUM_SEEDS (default 1..20): the distribution of
+    minimum turns, unknowns, median and worst time.  SPECTRUM_SWEEP_OUT names a
+    file for one line per seed (seed verdict turns nodes seconds)."""
+    first = int(os.environ.get("SPECTRUM_FIRST", "1"))
+    n = int(os.environ.get("SPECTRUM_SEEDS", "20"))
+    limit = float(os.environ.get("SPECTRUM_MAX_SECONDS", "60"))
+    path = os.environ.get("SPECTRUM_SWEEP_OUT")
+    with open(path, "w") if path else open(os.devnull, "w") as out:
+        turns, unknown, times = sweep(first, n, max_seconds=limit, out=out)
+    print(f"\nseeds {first}-{n}: turns {dict(sorted(turns.items()))}, unknown {unknown}, "
           f"median {statistics.median(times):.3f} s, max {max(times):.3f} s")

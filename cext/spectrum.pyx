@@ -24,7 +24,6 @@ cdef enum:
     PER_KIND = 4
     KCAP = 3          # conversions the lower bound looks ahead
     MAXDEPTH = 96
-    NO_SLACK_RULE = 0   # the k+1 look-ahead: 10-20% fewer nodes, 3-8x slower per node
 
 # ---------------------------------------------------------------- goal tree
 
@@ -362,62 +361,154 @@ cdef void have_of(const SState *s, Have *h) noexcept:
         h.up[c] = (2 if h.n[c * 3] else 0) | (4 if h.n[c * 3 + 1] else 0)
 
 
-cdef int leaf_bound(const Have *h, const int16_t *req, bint allow_up) noexcept:
-    """Turns needed to hold the pieces ``req``, at least.  A turn adds pieces
-    of one colour and at most two sizes, so each deficit colour costs
-    ceil(sizes/2) turns.  A deficit colour whose neighbours have no deficit,
-    and from which no neighbour as it stands can yield a missing size (nor an
-    upconversion, if allowed), needs one more turn: one adding to a
-    neighbour, which serves at most two such colours, or a second one of its own."""
-    cdef int c, sz, lb = 0, needy = 0, y0, y1, d, ok
+cdef inline int sort_small(int *a, int n) noexcept nogil:
+    """Insertion sort of a few ints, ascending; returns ``n``."""
+    cdef int i, j, x
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+    return n
+
+
+cdef inline int left_over(const int *a, int n, int cap) noexcept nogil:
+    """How many of the sorted values ``a`` remain once the smallest that fit in
+    ``cap`` are set aside (the most that can be kept within ``cap``)."""
+    cdef int i, total = 0
+    for i in range(n):
+        if total + a[i] > cap:
+            return n - i
+        total += a[i]
+    return 0
+
+
+cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, int win,
+                   int best) noexcept:
+    """min(best, the least turns of a plan with exactly ``m`` more conversions
+    whose first ``m - w`` consume ``req`` and whose last ``w`` are unknown).
+
+    Three counts, each a lower bound on turns:
+    B  pieces to create: a turn adds pieces of one colour and at most two
+       sizes, so each deficit colour costs ceil(sizes/2) turns.  A deficit
+       colour whose neighbours have no deficit, and from which no neighbour
+       as it stands can yield a missing size (nor an upconversion), needs one
+       more turn: one adding to a neighbour, which serves at most two such
+       colours, or a second one of its own;
+    A  every turn has one source colour (exchange: the colour given;
+       upconversion: its colour).  A colour holding pieces now that are
+       neither consumed by a goal nor kept to the end needs a turn as a
+       source.  Kept pieces stay in the final stash, worth at most
+       min(win, value + u - 6m) with u upconversions (u >= 6m - value, u
+       turns).  Keeping the colours of least residual value first frees the
+       most colours.  An unknown goal consumes one piece of each size, so the
+       ``w`` unknown goals free at most sum over sizes of min(w, colours with
+       a residual piece of that size) colours;
+    C  (only when every goal is known) the turns that create deficit pieces
+       (their target is a deficit colour) are distinct from the turns whose
+       source is a colour to empty that is neither a deficit colour nor next
+       to one: C = deficit turns + such colours.
+    """
+    cdef int c, sz, r, d, lb = 0, needy = 0, y0, y1, ok, na = 0, nb = 0, u, cap, a, v, b
+    cdef int freed = 0
+    cdef int per_size[3]
     cdef int dm[NCOL]
+    cdef int res[NCOL]
+    cdef int ra[NCOL]
+    cdef int rb[NCOL]
+    per_size[0] = per_size[1] = per_size[2] = 0
     for c in range(NCOL):
         d = 0
-        if req[c * 3] > h.n[c * 3]:
-            d = 1
-        if req[c * 3 + 1] > h.n[c * 3 + 1]:
-            d |= 2
-        if req[c * 3 + 2] > h.n[c * 3 + 2]:
-            d |= 4
+        res[c] = 0
+        for sz in range(3):
+            r = h.n[c * 3 + sz] - req[c * 3 + sz]
+            if r < 0:
+                d |= 1 << sz
+            elif r > 0:
+                res[c] += r * (sz + 1)
+                per_size[sz] += 1
         dm[c] = d
         if d:
             lb += 2 if d == 7 else 1
     for c in range(NCOL):
         d = dm[c]
-        if d == 0 or d == 7:
-            continue
         y0 = (c + NCOL - 1) % NCOL
         y1 = (c + 1) % NCOL
-        if dm[y0] or dm[y1]:
+        if res[c]:
+            ra[na] = res[c]
+            na += 1
+            if not (d or dm[y0] or dm[y1]):
+                rb[nb] = res[c]
+                nb += 1
+        if d == 0 or d == 7 or dm[y0] or dm[y1]:
             continue
-        ok = h.src[y0] | h.src[y1]
-        if allow_up:
-            ok |= h.up[c]
+        ok = h.src[y0] | h.src[y1] | h.up[c]
         if d & ~ok:
             needy += 1
-    return lb + (needy + 1) // 2
+    b = lb + (needy + 1) // 2
+    if b >= best:
+        return best
+    u = 6 * m - value
+    if u < 0:
+        u = 0
+    if w:
+        for sz in range(3):
+            freed += per_size[sz] if per_size[sz] < w else w
+    sort_small(ra, na)
+    sort_small(rb, nb)
+    while u < best:
+        cap = value + u - 6 * m
+        if cap > win:
+            cap = win
+        a = left_over(ra, na, cap) - freed
+        v = b if b > u else u
+        if a > v:
+            v = a
+        if w == 0:
+            a = lb + left_over(rb, nb, cap)
+            if a > v:
+                v = a
+        if v < best:
+            best = v
+        if cap == win:
+            break
+        u += 1
+    return best
 
 
-cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int k, int16_t *req,
-                   bint allow_up, int best) noexcept:
-    """The smallest leaf bound over conversion sequences of length ``k`` from ``node``."""
-    cdef int slot, sz, n, lb
+cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int16_t *req,
+                   int value, int win, int best) noexcept:
+    """The least :func:`leaf_eval` over the plans with ``m >= k`` more
+    conversions, given the ``j`` conversions in ``req`` that lead to ``node``:
+    goals are known for the first ``KCAP`` conversions, unknown after."""
+    cdef int slot, sz, n, m
     cdef uint8_t *g
-    if k == 0:
-        lb = leaf_bound(s, req, allow_up)
-        return lb if lb < best else best
+    if j == KCAP:
+        m = k if k > j else j
+        while 6 * m - value < best:
+            best = leaf_eval(s, req, value, m, m - j, win, best)
+            m += 1
+        return best
+    if j >= k:
+        best = leaf_eval(s, req, value, j, 0, win, best)
+    if 6 * (j + 1) - value >= best:
+        return best
     for slot in range(3):
         g = tree.nodes[node].goals
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] += 1
-        if k > 1:
+        if j + 1 < KCAP and 6 * (j + 2) - value < best:
             n = tree.child(node, slot)
             if n < 0:
                 best = 0   # the tree is full: fall back to a trivially sound bound
             else:
-                best = bound_rec(s, tree, n, k - 1, req, allow_up, best)
+                best = bound_rec(s, tree, n, j + 1, k, req, value, win, best)
         else:
-            best = bound_rec(s, tree, node, 0, req, allow_up, best)
+            # deeper conversions are not needed: evaluate j + 1 alone (and,
+            # at KCAP, the unknown goals beyond)
+            best = bound_rec(s, tree, node, j + 1, k, req, value, win, best)
         g = tree.nodes[node].goals
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] -= 1
@@ -428,27 +519,19 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int k, int16_t *r
 
 cdef int lower_bound(const SState *s, GoalTree tree, int win_value) noexcept:
     """Turns still needed, at least (admissible).  0 if won.  Else the value
-    asks for k = ceil((value - win)/6) more conversions, and a converted goal's
-    pieces must all be in the stash as it converts: the bound is the least
-    :func:`leaf_bound` over the sequences of conversions (the first ``KCAP``).
-    When the value leaves no slack (value - win = 6k), a plan with exactly k
-    conversions has no room for an upconversion, and a plan with more
-    conversions is bounded by the sequences of k + 1."""
+    asks for k = ceil((value - win)/6) more conversions, maybe more; the bound
+    is the least :func:`leaf_eval` over every number m >= k of conversions
+    (m with 6m - value upconversions at least as many turns are skipped) and
+    every sequence of goals the goal tree allows."""
     cdef int16_t req[36]
-    cdef int k, lb, slack
+    cdef int k, lb
     cdef Have hv
     if s.value <= win_value:
         return 0
     have_of(s, &hv)
     k = (s.value - win_value + 5) // 6
-    slack = win_value + 6 * k - s.value
     memset(req, 0, sizeof(req))
-    if k > KCAP or slack > 0 or not NO_SLACK_RULE:
-        lb = bound_rec(&hv, tree, s.node, k if k < KCAP else KCAP, req, True, 1 << 20)
-    else:
-        lb = bound_rec(&hv, tree, s.node, k, req, False, 1 << 20)
-        if lb > 1:
-            lb = bound_rec(&hv, tree, s.node, k + 1 if k < KCAP else KCAP, req, True, lb)
+    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, 1 << 20)
     return lb if lb > 1 else 1
 
 
@@ -462,8 +545,44 @@ def py_lower_bound(stash, int direction, GoalTree tree, int node=0, int win_valu
 ctypedef struct TTEntry:
     uint64_t w0, w1
     int32_t node
+    int32_t prev        # the move the bound assumes was played last (-1: any)
     int8_t dir
     int16_t lb          # proven: at least this many turns to win from here
+
+
+cdef inline int move_colours(int32_t code) noexcept nogil:
+    """Bit set of the colours a move touches (given and received)."""
+    return (1 << ((code >> 2) & 15)) | (1 << ((code >> 24) & 15))
+
+
+cdef bint converts_after(const SState *s, int32_t code, GoalTree tree) noexcept:
+    """Would move ``code`` played at ``s`` end with some goal matched?"""
+    cdef SState t = s[0]
+    cdef int c = (code >> 2) & 15, to = (code >> 24) & 15, i
+    cdef uint8_t *g
+    for i in range(3):
+        addf(&t, c * 3 + i, -((code >> (6 + 3 * i)) & 7))
+        addf(&t, to * 3 + i, (code >> (15 + 3 * i)) & 7)
+    g = tree.nodes[t.node].goals
+    for i in range(3):
+        if cnt(&t, g[i * 3] * 3) and cnt(&t, g[i * 3 + 1] * 3 + 1) and cnt(&t, g[i * 3 + 2] * 3 + 2):
+            return True
+    return False
+
+
+cdef inline bint commuted_away(const SState *parent, int32_t prev, const SState *s,
+                               const Succ *child, GoalTree tree) noexcept:
+    """Move pruning by commutation.  ``prev`` led from ``parent`` to ``s``
+    without a conversion (else prev = -1).  The child's move m is skipped when
+    m touches none of prev's colours, neither order converts a goal, and
+    m's code is below prev's: then (m, prev) reaches the same position in the
+    same turns, so of any plan the lexicographically least of its reorderings
+    is never skipped, and a shortest plan survives."""
+    if prev < 0 or child.move >= prev or child.st.node != s.node:
+        return False
+    if move_colours(prev) & move_colours(child.move):
+        return False
+    return not converts_after(parent, child.move, tree)
 
 
 cdef class _Ida:
@@ -495,12 +614,18 @@ cdef class _Ida:
         self.cap = need * 2
         return 0
 
-    cdef int dfs(self, SState *s, int g, int bound, size_t base) noexcept:
+    cdef int dfs(self, SState *s, const SState *parent, int32_t prev, int g, int bound,
+                 size_t base) noexcept:
         """Contract: returns -1 if a win within ``bound - g`` more turns was
         found (the plan is ``path[0:found_len]``); else a proven lower bound on
-        ``g`` + turns-to-win from ``s`` that exceeds ``bound`` (a large value
-        when nothing below the limits exists); 0 when a limit stopped it."""
+        ``g`` + turns-to-win from ``s``, for plans whose first move is not
+        skipped by :func:`commuted_away` after ``prev`` from ``parent``, that
+        exceeds ``bound`` (a large value when nothing below the limits
+        exists); 0 when a limit stopped it.  Table entries carry the ``prev``
+        they assume, or -1 when nothing was skipped (valid for any path)."""
         cdef int h, n, i, r, best = 1 << 20
+        cdef bint skipped = False
+        cdef int32_t nprev
         cdef uint64_t key
         cdef TTEntry *e
         if s.won:
@@ -514,12 +639,17 @@ cdef class _Ida:
             if <double>(clock() - self.start) / CLOCKS_PER_SEC > self.max_seconds:
                 self.stop = 2
                 return 0
-        h = lower_bound(s, self.tree, self.win_value)
         key = skey(s)
         e = &self.tt[key & self.mask]
-        if e.w0 == s.w[0] and e.w1 == s.w[1] and e.node == s.node and e.dir == s.dir:
-            if e.lb > h:
-                h = e.lb
+        h = 0
+        if (e.w0 == s.w[0] and e.w1 == s.w[1] and e.node == s.node and e.dir == s.dir
+                and (e.prev < 0 or e.prev == prev)):
+            h = e.lb
+            if g + h > bound:
+                return g + h
+        r = lower_bound(s, self.tree, self.win_value)
+        if r > h:
+            h = r
         if g + h > bound:
             return g + h
         if g >= MAXDEPTH - 1:
@@ -536,22 +666,30 @@ cdef class _Ida:
                 self.path[g] = self.buf[base + i].move
                 self.found_len = g + 1
                 return -1
-        for i in range(n):
+        if g + 1 >= bound or n == 0:
+            # no move wins at once, so at least two turns remain: every child
+            # would be cut by its own bound (>= 1); no move at all: a pass
+            # forever, never winning
+            best = g + 2 if n else 1 << 20
+        for i in range(n if best == (1 << 20) else 0):
+            if commuted_away(parent, prev, s, &self.buf[base + i], self.tree):
+                skipped = True
+                continue
             self.path[g] = self.buf[base + i].move
-            r = self.dfs(&self.buf[base + i].st, g + 1, bound, base + n)
+            nprev = self.buf[base + i].move if self.buf[base + i].st.node == s.node else -1
+            r = self.dfs(&self.buf[base + i].st, s, nprev, g + 1, bound, base + n)
             if r < 0:
                 return -1
             if self.stop:
                 return 0
             if r < best:
                 best = r
-        if n == 0:   # no move: the player passes forever, never winning
-            best = 1 << 20
         e = &self.tt[key & self.mask]
         e.w0 = s.w[0]
         e.w1 = s.w[1]
         e.node = s.node
         e.dir = s.dir
+        e.prev = prev if skipped else -1
         e.lb = min(best - g, 30000)
         return best
 
@@ -593,7 +731,7 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
             return {"status": "limit", "limit": "turns", "nodes": ida.nodes, "bounds": bounds,
                     "lower_bound": bound}
         before = ida.nodes
-        r = ida.dfs(&s, 0, bound, 0)
+        r = ida.dfs(&s, &s, -1, 0, bound, 0)
         bounds.append((bound, ida.nodes - before))
         if r < 0:
             return {"status": "found", "turns": ida.found_len,

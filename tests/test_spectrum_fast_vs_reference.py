@@ -97,3 +97,45 @@ def test_bfs_and_ida_agree_with_reference_near_the_end():
             assert fb["turns"] == cut
             compared += 1
     assert compared == 6
+
+
+def _plan_positions(seed):
+    """Every position along a minimum-turn plan, with the turns left."""
+    start = Game(1, seed).new_state()
+    res = fast.ida_min_turns(start.stashes[0], start.direction,
+                             fast.GoalTree(start.goals, start.bags, start.rng.state))
+    st = start.clone()
+    for i, code in enumerate(res["plan"]):
+        yield st.clone(), res["turns"] - i
+        st.apply(Move.from_code(code))
+
+
+def test_lower_bound_is_admissible_along_optimal_plans_and_matches_twin():
+    """The bound never exceeds the turns an optimal plan still needs, and the
+    two engines agree on it (positions of every value, down to the last turn)."""
+    checked = 0
+    for seed in (1, 2, 4, 5, 10, 12):
+        for st, left in _plan_positions(seed):
+            stash = tuple(st.stashes[0])
+            tree = fast.GoalTree(st.goals, st.bags, st.rng.state)
+            rt = ref.GoalTreeRef(st.goals, st.bags, st.rng.state)
+            lb = fast.py_lower_bound(stash, st.direction, tree)
+            assert lb == ref.lower_bound(stash, rt, 0)
+            assert 1 <= lb <= left
+            checked += 1
+    assert checked >= 40
+
+
+def test_commutation_pruning_keeps_the_minimum():
+    """IDA* with commutation pruning (both engines) against plain BFS (no
+    pruning at all) from positions three turns before the end."""
+    for seed in (1, 4, 10):
+        positions = list(_plan_positions(seed))
+        st, left = positions[-3]
+        stash = tuple(st.stashes[0])
+        tree = fast.GoalTree(st.goals, st.bags, st.rng.state)
+        rt = ref.GoalTreeRef(st.goals, st.bags, st.rng.state)
+        bfs = fast.bfs_reach(stash, st.direction, tree, value_max=6, max_turns=left)
+        fi = fast.ida_min_turns(stash, st.direction, tree, max_turns=left)
+        ri = ref.ida_min_turns(stash, st.direction, rt, max_turns=left)
+        assert bfs["turns"] == fi["turns"] == ri["turns"] == left

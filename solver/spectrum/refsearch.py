@@ -101,9 +101,13 @@ def _can_source(stash, size: int, y: int) -> bool:
     return n[0] + 2 * n[1] >= 3
 
 
-def leaf_bound(stash: Sequence[int], req: Sequence[int], allow_up: bool) -> int:
-    """Turns needed to hold pieces ``req`` (twin of the kernel's ``leaf_bound``)."""
-    deficit = [{s for s in range(3) if req[c * 3 + s] > stash[c * 3 + s]} for c in range(N_COLOURS)]
+def _deficits(stash: Sequence[int], req: Sequence[int]) -> List[set]:
+    return [{s for s in range(3) if req[c * 3 + s] > stash[c * 3 + s]} for c in range(N_COLOURS)]
+
+
+def leaf_bound(stash: Sequence[int], req: Sequence[int], allow_up: bool = True) -> int:
+    """Turns needed to create the pieces ``req`` lacks (the kernel's count B)."""
+    deficit = _deficits(stash, req)
     lb = sum((len(d) + 1) // 2 for d in deficit)
     needy = 0
     for c, d in enumerate(deficit):
@@ -122,16 +126,66 @@ def leaf_bound(stash: Sequence[int], req: Sequence[int], allow_up: bool) -> int:
     return lb + (needy + 1) // 2
 
 
+def _left_over(values: List[int], cap: int) -> int:
+    """How many values remain once the smallest that fit in ``cap`` are kept."""
+    total = 0
+    for i, v in enumerate(sorted(values)):
+        if total + v > cap:
+            return len(values) - i
+        total += v
+    return 0
+
+
+def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: int,
+              win: int) -> int:
+    """Least turns of a plan with exactly ``m`` more conversions, the first
+    ``m - w`` consuming ``req``, the last ``w`` unknown: max of counts B
+    (pieces to create), A (colours to empty, one source colour per turn) and
+    C (deficit turns plus colours to empty far from any deficit), minimised
+    over the upconversions u (twin of the kernel's ``leaf_eval``)."""
+    deficit = _deficits(stash, req)
+    residual = [sum(max(0, stash[c * 3 + s] - req[c * 3 + s]) * (s + 1) for s in range(3))
+                for c in range(N_COLOURS)]
+    tcount = sum((len(d) + 1) // 2 for d in deficit)
+    b = leaf_bound(stash, req, True)
+    far = [residual[c] for c in range(N_COLOURS) if residual[c] and not (
+        deficit[c] or deficit[(c - 1) % N_COLOURS] or deficit[(c + 1) % N_COLOURS])]
+    held = [r for r in residual if r]
+    freed = 0
+    if w:
+        freed = sum(min(w, sum(1 for c in range(N_COLOURS) if stash[c * 3 + s] > req[c * 3 + s]))
+                    for s in range(3))
+    best = None
+    u = max(0, 6 * m - value)
+    while True:
+        cap = min(win, value + u - 6 * m)
+        v = max(u, b, _left_over(held, cap) - freed)
+        if not w:
+            v = max(v, tcount + _left_over(far, cap))
+        best = v if best is None else min(best, v)
+        if cap == win or u + 1 >= best:
+            return best
+        u += 1
+
+
 def lower_bound(stash: Sequence[int], tree: GoalTreeRef, node: int, *, win_value: int = 6) -> int:
-    """Turns still needed, at least (twin of the kernel's ``lower_bound``)."""
+    """Turns still needed, at least (twin of the kernel's ``lower_bound``):
+    the least :func:`leaf_eval` over every number m >= k of conversions and
+    every sequence of goals (known for the first ``KCAP``)."""
     value = stash_value(stash)
     if value <= win_value:
         return 0
-    k = min(KCAP, (value - win_value + 5) // 6)
-    best = None
-    for seq_req in _requirements(tree, node, k):
-        lb = leaf_bound(stash, seq_req, True)
-        best = lb if best is None else min(best, lb)
+    k = (value - win_value + 5) // 6
+    best = 1 << 20
+    for j in range(0, KCAP + 1):
+        for req in _requirements(tree, node, j):
+            if j == KCAP:
+                m = max(k, j)
+                while 6 * m - value < best:
+                    best = min(best, leaf_eval(stash, req, value, m, m - j, win_value))
+                    m += 1
+            elif j >= k and 6 * j - value < best:
+                best = min(best, leaf_eval(stash, req, value, j, 0, win_value))
     return max(1, best)
 
 
@@ -189,21 +243,43 @@ def bfs_reach(stash, direction: int, tree: GoalTreeRef, node: int = 0, *, target
     return {"status": "exhausted", "states": len(parent)}
 
 
+def commuted_away(parent, prev: Optional[Move], node: int, move: Move, node2: int,
+                  tree: GoalTreeRef) -> bool:
+    """Skip ``move`` after ``prev`` (twin of the kernel's rule): ``prev`` led
+    from stash ``parent`` to here without a conversion, ``move`` converts
+    nothing either, here or played first at ``parent``, touches none of
+    prev's colours, and has the smaller code.  Then (move, prev) reaches the
+    same position in as many turns, and the lexicographically least ordering
+    of any plan is never skipped."""
+    if prev is None or move.code() >= prev.code() or node2 != node:
+        return False
+    if {move.colour, move.to_colour} & {prev.colour, prev.to_colour}:
+        return False
+    first = list(parent)
+    for s in range(3):
+        first[move.colour * 3 + s] -= move.give[s]
+        first[move.to_colour * 3 + s] += move.receive[s]
+    return not any(all(first[g[s] * 3 + s] for s in range(3)) for g in tree.goals[node])
+
+
 def ida_min_turns(stash, direction: int, tree: GoalTreeRef, node: int = 0, *,
                   win_value: int = 6, max_turns: int = 12) -> dict:
-    """Twin of the kernel's IDA* (without a transposition table): minimum turns."""
+    """Twin of the kernel's IDA* (commutation pruning, no transposition
+    table): minimum turns."""
     plan: List[int] = []
 
-    def dfs(st, d, n, g, bound):
+    def dfs(st, d, n, g, bound, parent, prev):
         h = lower_bound(st, tree, n, win_value=win_value)
         if g + h > bound:
             return g + h
         best = 1 << 20
         for move, st2, d2, n2, won in successors(st, d, tree, n, win_value=win_value):
+            if commuted_away(parent, prev, n, move, n2, tree):
+                continue
             plan.append(move.code())
             if won:
                 return -1
-            r = dfs(st2, d2, n2, g + 1, bound)
+            r = dfs(st2, d2, n2, g + 1, bound, st, move if n2 == n else None)
             if r < 0:
                 return -1
             plan.pop()
@@ -214,7 +290,7 @@ def ida_min_turns(stash, direction: int, tree: GoalTreeRef, node: int = 0, *,
         return {"status": "found", "turns": 0, "plan": []}
     bound = lower_bound(stash, tree, node, win_value=win_value)
     while bound <= max_turns:
-        r = dfs(tuple(stash), direction, node, 0, bound)
+        r = dfs(tuple(stash), direction, node, 0, bound, None, None)
         if r < 0:
             return {"status": "found", "turns": len(plan), "plan": plan}
         if r >= 1 << 20:
@@ -224,4 +300,4 @@ def ida_min_turns(stash, direction: int, tree: GoalTreeRef, node: int = 0, *,
 
 
 __all__ = ["GoalTreeRef", "successors", "lower_bound", "leaf_bound", "bfs_reach",
-           "ida_min_turns", "VALUES"]
+           "ida_min_turns", "commuted_away", "leaf_eval", "VALUES"]
