@@ -409,10 +409,13 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
     C  (only when every goal is known) the turns that create deficit pieces
        (their target is a deficit colour) are distinct from the turns whose
        source is a colour to empty that is neither a deficit colour nor next
-       to one: C = deficit turns + such colours.
+       to one: C = deficit turns + such colours;
+    D  symmetrically, a deficit colour with no piece left (after the goals'
+       consumption) in it or next to it is created by turns whose source is
+       not a colour to empty: D = A + those deficit turns.
     """
     cdef int c, sz, r, d, lb = 0, needy = 0, y0, y1, ok, na = 0, nb = 0, u, cap, a, v, b
-    cdef int freed = 0
+    cdef int freed = 0, lonely = 0
     cdef int per_size[3]
     cdef int dm[NCOL]
     cdef int res[NCOL]
@@ -442,6 +445,8 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
             if not (d or dm[y0] or dm[y1]):
                 rb[nb] = res[c]
                 nb += 1
+        if d and not (res[c] or res[y0] or res[y1]):
+            lonely += 2 if d == 7 else 1
         if d == 0 or d == 7 or dm[y0] or dm[y1]:
             continue
         ok = h.src[y0] | h.src[y1] | h.up[c]
@@ -462,7 +467,7 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
         cap = value + u - 6 * m
         if cap > win:
             cap = win
-        a = left_over(ra, na, cap) - freed
+        a = left_over(ra, na, cap) - freed + lonely
         v = b if b > u else u
         if a > v:
             v = a

@@ -140,8 +140,9 @@ def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: i
               win: int) -> int:
     """Least turns of a plan with exactly ``m`` more conversions, the first
     ``m - w`` consuming ``req``, the last ``w`` unknown: max of counts B
-    (pieces to create), A (colours to empty, one source colour per turn) and
-    C (deficit turns plus colours to empty far from any deficit), minimised
+    (pieces to create), A (colours to empty, one source colour per turn, plus
+    deficit turns far from any piece) and C (deficit turns plus colours to
+    empty far from any deficit), minimised
     over the upconversions u (twin of the kernel's ``leaf_eval``)."""
     deficit = _deficits(stash, req)
     residual = [sum(max(0, stash[c * 3 + s] - req[c * 3 + s]) * (s + 1) for s in range(3))
@@ -151,6 +152,8 @@ def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: i
     far = [residual[c] for c in range(N_COLOURS) if residual[c] and not (
         deficit[c] or deficit[(c - 1) % N_COLOURS] or deficit[(c + 1) % N_COLOURS])]
     held = [r for r in residual if r]
+    lonely = sum((len(d) + 1) // 2 for c, d in enumerate(deficit) if d and not (
+        residual[c] or residual[(c - 1) % N_COLOURS] or residual[(c + 1) % N_COLOURS]))
     freed = 0
     if w:
         freed = sum(min(w, sum(1 for c in range(N_COLOURS) if stash[c * 3 + s] > req[c * 3 + s]))
@@ -159,7 +162,7 @@ def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: i
     u = max(0, 6 * m - value)
     while True:
         cap = min(win, value + u - 6 * m)
-        v = max(u, b, _left_over(held, cap) - freed)
+        v = max(u, b, _left_over(held, cap) - freed + lonely)
         if not w:
             v = max(v, tcount + _left_over(far, cap))
         best = v if best is None else min(best, v)
