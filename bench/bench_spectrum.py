@@ -26,6 +26,31 @@ def test_successors_reference(benchmark):
     benchmark(lambda: [ref.successors(START.stashes[0], 1, tree, 0) for _ in range(100)])
 
 
+def _three_before_end(seed=1):
+    """A solitaire position three turns before the end of a minimum plan."""
+    from solver.spectrum.rules import Move
+    st = Game(1, seed).new_state()
+    plan = fast.ida_min_turns(st.stashes[0], 1, fast.GoalTree(st.goals, st.bags, st.rng.state))["plan"]
+    for code in plan[:-3]:
+        st.apply(Move.from_code(code))
+    return st
+
+
+END = _three_before_end()
+
+
+def test_ida_compiled(benchmark):
+    benchmark(lambda: fast.ida_min_turns(END.stashes[0], END.direction,
+                                         fast.GoalTree(END.goals, END.bags, END.rng.state),
+                                         max_turns=3))
+
+
+def test_ida_reference(benchmark):
+    benchmark.pedantic(lambda: ref.ida_min_turns(END.stashes[0], END.direction,
+                                                 ref.GoalTreeRef(END.goals, END.bags, END.rng.state),
+                                                 max_turns=3), rounds=3)
+
+
 def sweep(first, last, *, max_seconds=60.0, out=None):
     """Solve seeds ``first..last``; return (turns histogram, unknown count, times)."""
     turns, times, unknown = {}, [], 0

@@ -722,8 +722,8 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
     ida.tt = <TTEntry *>calloc(1 << tt_bits, sizeof(TTEntry))
     if ida.tt == NULL:
         raise MemoryError()
-    for r in range(1 << tt_bits):
-        ida.tt[r].node = -1
+    # calloc's zeros are empty entries: dir 0 matches no position (dir is +-1),
+    # and untouched pages cost nothing
     ida.max_nodes = max_nodes
     ida.max_seconds = max_seconds
     ida.start = clock()
