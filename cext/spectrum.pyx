@@ -24,6 +24,7 @@ cdef enum:
     PER_KIND = 4
     KCAP = 3          # conversions the lower bound looks ahead
     MAXDEPTH = 96
+    USE_PHASE = 1
 
 # ---------------------------------------------------------------- goal tree
 
@@ -522,12 +523,15 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
     return best
 
 
-cdef int lower_bound(const SState *s, GoalTree tree, int win_value) noexcept:
-    """Turns still needed, at least (admissible).  0 if won.  Else the value
-    asks for k = ceil((value - win)/6) more conversions, maybe more; the bound
-    is the least :func:`leaf_eval` over every number m >= k of conversions
-    (m with 6m - value upconversions at least as many turns are skipped) and
-    every sequence of goals the goal tree allows."""
+cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap) noexcept:
+    """Turns still needed, at least (admissible), or ``cap`` when that many
+    are needed at least (IDA* only asks whether the bound passes ``cap - 1``;
+    with ``cap = 1 << 20`` it is exact).  0 if won.  Else the value asks for
+    k = ceil((value - win)/6) more conversions, maybe more; the bound is the
+    least :func:`leaf_eval` over every number m >= k of conversions (m with
+    6m - value upconversions at least as many turns are skipped) and every
+    sequence of goals the goal tree allows, and at least
+    :func:`phase_bound`."""
     cdef int16_t req[36]
     cdef int k, lb
     cdef Have hv
@@ -536,13 +540,96 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value) noexcept:
     have_of(s, &hv)
     k = (s.value - win_value + 5) // 6
     memset(req, 0, sizeof(req))
-    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, 1 << 20)
+    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, cap)
+    if USE_PHASE and lb < cap:
+        k = phase_bound(&hv, s, tree, win_value)
+        if k > lb:
+            lb = k if k < cap else cap
     return lb if lb > 1 else 1
+
+
+cdef int phase_turns(const Have *h, const int16_t *req, int dir) noexcept:
+    """Turns, at least, to make the stash hold ``req`` with the direction
+    ``dir`` fixed and nothing converted (twin: ``refsearch.phase_turns``).
+    A turn adds pieces to one colour (exchange: the next colour in ``dir``;
+    upconversion: its own).  A deficit colour costs 1 turn, 2 when it lacks
+    M and L (5 points from at most four smalls is impossible) or all sizes.
+    A 1-turn deficit colour x whose upstream x - dir has no deficit, and that
+    can get some missing size neither from x - dir as it stands nor by an
+    upconversion, needs one more turn, into x - dir or a second into x:
+    distinct turns for distinct such colours."""
+    cdef int x, sz, d, y, total = 0
+    cdef int dm[NCOL]
+    for x in range(NCOL):
+        d = 0
+        for sz in range(3):
+            if req[x * 3 + sz] > h.n[x * 3 + sz]:
+                d |= 1 << sz
+        dm[x] = d
+    for x in range(NCOL):
+        d = dm[x]
+        if d == 0:
+            continue
+        if d == 6 or d == 7:
+            total += 2
+            continue
+        total += 1
+        y = (x - dir + NCOL) % NCOL
+        if dm[y]:
+            continue
+        if d & ~(h.src[y] | h.up[x]):
+            total += 1
+    return total
+
+
+cdef int phase_bound(const Have *h, const SState *s, GoalTree tree, int win_value) noexcept:
+    """Turns still needed, at least, from the first phase (twin:
+    ``refsearch.phase_bound``): the first conversion, of goal g, comes after
+    at least ``phase_turns(g)`` turns; when one conversion cannot win, a
+    further turn follows, unless a goal of the next node is matched in the
+    same turn, when the first phase had to gather both goals."""
+    cdef int16_t req[36]
+    cdef int slot, sz, e, best = 1 << 20, more, c, j
+    cdef uint8_t *g
+    cdef uint8_t *g2
+    more = 1 if s.value - 6 > win_value else 0
+    memset(req, 0, sizeof(req))
+    for slot in range(3):
+        g = tree.nodes[s.node].goals
+        for sz in range(3):
+            req[g[slot * 3 + sz] * 3 + sz] += 1
+        e = phase_turns(h, req, s.dir) + more
+        if more and e > 0:
+            c = tree.child(s.node, slot)
+            if c < 0:
+                return 0
+            g = tree.nodes[s.node].goals
+            g2 = tree.nodes[c].goals
+            for j in range(3):
+                for sz in range(3):
+                    req[g2[j * 3 + sz] * 3 + sz] += 1
+                e = min(e, phase_turns(h, req, s.dir))
+                for sz in range(3):
+                    req[g2[j * 3 + sz] * 3 + sz] -= 1
+        for sz in range(3):
+            req[g[slot * 3 + sz] * 3 + sz] -= 1
+        if e < best:
+            best = e
+    return best
+
+
+def py_phase_bound(stash, int direction, GoalTree tree, int node=0, int win_value=6):
+    cdef SState s = make_state(stash, direction, node)
+    cdef Have hv
+    if s.value <= win_value:
+        return 0
+    have_of(&s, &hv)
+    return max(1, phase_bound(&hv, &s, tree, win_value))
 
 
 def py_lower_bound(stash, int direction, GoalTree tree, int node=0, int win_value=6):
     cdef SState s = make_state(stash, direction, node)
-    return lower_bound(&s, tree, win_value)
+    return lower_bound(&s, tree, win_value, 1 << 20)
 
 
 # ---------------------------------------------------------------- IDA*
@@ -603,6 +690,7 @@ cdef class _Ida:
     cdef int stop          # 0 running, 1 nodes, 2 seconds, 3 goal tree
     cdef int32_t path[MAXDEPTH]
     cdef int32_t found_len
+    cdef int64_t depth_nodes[MAXDEPTH]
 
     def __dealloc__(self):
         free(self.tt)
@@ -637,6 +725,7 @@ cdef class _Ida:
             self.found_len = g
             return -1
         self.nodes += 1
+        self.depth_nodes[g] += 1
         if self.nodes > self.max_nodes:
             self.stop = 1
             return 0
@@ -652,7 +741,7 @@ cdef class _Ida:
             h = e.lb
             if g + h > bound:
                 return g + h
-        r = lower_bound(s, self.tree, self.win_value)
+        r = lower_bound(s, self.tree, self.win_value, bound - g + 1)
         if r > h:
             h = r
         if g + h > bound:
@@ -714,6 +803,7 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
     cdef SState s = make_state(stash, direction, node)
     cdef int bound, r
     cdef list bounds = []
+    cdef list depths = []
     if tt_bits < 4 or tt_bits > 28:
         raise ValueError("tt_bits must be in 4..28")
     ida.tree = tree
@@ -730,18 +820,20 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
     s.won = s.value <= win_value
     if s.won:
         return {"status": "found", "turns": 0, "plan": [], "nodes": 0, "bounds": []}
-    bound = lower_bound(&s, tree, win_value)
+    bound = lower_bound(&s, tree, win_value, 1 << 20)
     while True:
         if bound > max_turns:
             return {"status": "limit", "limit": "turns", "nodes": ida.nodes, "bounds": bounds,
                     "lower_bound": bound}
         before = ida.nodes
+        memset(ida.depth_nodes, 0, sizeof(ida.depth_nodes))
         r = ida.dfs(&s, &s, -1, 0, bound, 0)
         bounds.append((bound, ida.nodes - before))
+        depths.append([ida.depth_nodes[i] for i in range(bound + 1)])
         if r < 0:
             return {"status": "found", "turns": ida.found_len,
                     "plan": [ida.path[i] for i in range(ida.found_len)],
-                    "nodes": ida.nodes, "bounds": bounds}
+                    "nodes": ida.nodes, "bounds": bounds, "depths": depths}
         if ida.stop:
             return {"status": "limit", "limit": ("", "nodes", "seconds", "goal-tree")[ida.stop],
                     "nodes": ida.nodes, "bounds": bounds, "lower_bound": bound}

@@ -55,7 +55,8 @@ def test_lower_bound_and_hash_match_reference():
         tree = fast.GoalTree(st.goals, st.bags, st.rng.state)
         rt = ref.GoalTreeRef(st.goals, st.bags, st.rng.state)
         stash = tuple(st.stashes[0])
-        assert fast.py_lower_bound(stash, st.direction, tree) == ref.lower_bound(stash, rt, 0)
+        assert fast.py_lower_bound(stash, st.direction, tree) == ref.lower_bound(stash, rt, 0, direction=st.direction)
+        assert fast.py_phase_bound(stash, st.direction, tree) == ref.phase_bound(stash, st.direction, rt, 0)
         assert fast.unpack_words(*fast.pack(stash)) == stash
         h = fast.state_hash(stash, st.direction, 0)
         assert h == fast.state_hash(list(stash), st.direction, 0)
@@ -120,7 +121,7 @@ def test_lower_bound_is_admissible_along_optimal_plans_and_matches_twin():
             tree = fast.GoalTree(st.goals, st.bags, st.rng.state)
             rt = ref.GoalTreeRef(st.goals, st.bags, st.rng.state)
             lb = fast.py_lower_bound(stash, st.direction, tree)
-            assert lb == ref.lower_bound(stash, rt, 0)
+            assert lb == ref.lower_bound(stash, rt, 0, direction=st.direction)
             assert 1 <= lb <= left
             checked += 1
     assert checked >= 40

@@ -7,8 +7,8 @@ Slow and plain on purpose; the differential tests compare them with
 >>> from solver.spectrum.rules import Game
 >>> st = Game(1, 10).new_state()
 >>> tree = GoalTreeRef(st.goals, st.bags, st.rng.state)
->>> lower_bound(tuple(st.stashes[0]), tree, 0)
-5
+>>> lower_bound(tuple(st.stashes[0]), tree, 0, direction=1)
+6
 """
 from __future__ import annotations
 
@@ -171,10 +171,12 @@ def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: i
         u += 1
 
 
-def lower_bound(stash: Sequence[int], tree: GoalTreeRef, node: int, *, win_value: int = 6) -> int:
+def lower_bound(stash: Sequence[int], tree: GoalTreeRef, node: int, *, direction: int,
+                win_value: int = 6) -> int:
     """Turns still needed, at least (twin of the kernel's ``lower_bound``):
     the least :func:`leaf_eval` over every number m >= k of conversions and
-    every sequence of goals (known for the first ``KCAP``)."""
+    every sequence of goals (known for the first ``KCAP``), and at least
+    :func:`phase_bound`."""
     value = stash_value(stash)
     if value <= win_value:
         return 0
@@ -189,7 +191,7 @@ def lower_bound(stash: Sequence[int], tree: GoalTreeRef, node: int, *, win_value
                     m += 1
             elif j >= k and 6 * j - value < best:
                 best = min(best, leaf_eval(stash, req, value, j, 0, win_value))
-    return max(1, best)
+    return max(1, best, phase_bound(stash, direction, tree, node, win_value=win_value))
 
 
 def _requirements(tree: GoalTreeRef, node: int, k: int):
@@ -272,7 +274,7 @@ def ida_min_turns(stash, direction: int, tree: GoalTreeRef, node: int = 0, *,
     plan: List[int] = []
 
     def dfs(st, d, n, g, bound, parent, prev):
-        h = lower_bound(st, tree, n, win_value=win_value)
+        h = lower_bound(st, tree, n, direction=d, win_value=win_value)
         if g + h > bound:
             return g + h
         best = 1 << 20
@@ -291,7 +293,7 @@ def ida_min_turns(stash, direction: int, tree: GoalTreeRef, node: int = 0, *,
 
     if stash_value(stash) <= win_value:
         return {"status": "found", "turns": 0, "plan": []}
-    bound = lower_bound(stash, tree, node, win_value=win_value)
+    bound = lower_bound(stash, tree, node, direction=direction, win_value=win_value)
     while bound <= max_turns:
         r = dfs(tuple(stash), direction, node, 0, bound, None, None)
         if r < 0:
@@ -304,3 +306,61 @@ def ida_min_turns(stash, direction: int, tree: GoalTreeRef, node: int = 0, *,
 
 __all__ = ["GoalTreeRef", "successors", "lower_bound", "leaf_bound", "bfs_reach",
            "ida_min_turns", "commuted_away", "leaf_eval", "VALUES"]
+
+
+def phase_turns(stash: Sequence[int], req: Sequence[int], direction: int) -> int:
+    """Turns, at least, to make ``stash`` hold ``req`` with the direction fixed
+    and nothing converted (one phase).  A turn adds pieces to one colour only
+    (exchange: the next colour; upconversion: its own), so each deficit
+    colour costs 1 turn, or 2 when it lacks both M and L (5 points from at
+    most four smalls is impossible) or all three sizes.  A deficit colour x
+    costing 1 whose upstream neighbour x - direction has no deficit, and
+    which can get some missing size neither from that neighbour as it stands
+    nor by an upconversion, needs one more turn: one into x - direction or a
+    second one into x; such turns are distinct for distinct colours."""
+    deficit = _deficits(stash, req)
+    total = 0
+    for x, d in enumerate(deficit):
+        if not d:
+            continue
+        if d == {1, 2} or len(d) == 3:
+            total += 2
+            continue
+        total += 1
+        y = (x - direction) % N_COLOURS
+        if deficit[y]:
+            continue
+        for s in d:
+            if not (_can_source(stash, s, y) or (s > 0 and stash[x * 3 + s - 1] > 0)):
+                total += 1
+                break
+    return total
+
+
+def phase_bound(stash: Sequence[int], direction: int, tree: GoalTreeRef, node: int, *,
+                win_value: int = 6) -> int:
+    """Turns still needed, at least, from the first phase: the first
+    conversion (goal g, say) comes after at least ``phase_turns(g)`` turns;
+    if it does not win at once (more than one conversion is needed) another
+    turn follows, unless a goal of the next node is matched in the same turn,
+    when the first phase had to gather both goals."""
+    value = stash_value(stash)
+    if value <= win_value:
+        return 0
+    more = 1 if value - 6 > win_value else 0
+    best = 1 << 20
+    for slot in range(3):
+        req = [0] * 36
+        g = tree.goals[node][slot]
+        for s in range(3):
+            req[g[s] * 3 + s] += 1
+        e = phase_turns(stash, req, direction) + more
+        if more:
+            child = tree.child(node, slot)
+            for g2 in tree.goals[child]:
+                both = list(req)
+                for s in range(3):
+                    both[g2[s] * 3 + s] += 1
+                e = min(e, phase_turns(stash, both, direction))
+        best = min(best, e)
+    return max(1, best)
