@@ -191,6 +191,7 @@ cdef int settle(SState *s, GoalTree tree, int win_value) noexcept:
 ctypedef struct Succ:
     SState st
     int32_t move
+    int32_t h           # IDA*: the child's bound (ordering), unused elsewhere
 
 
 cdef inline int32_t move_code(int kind, int c, int to, int g0, int g1, int g2,
@@ -436,6 +437,8 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
         dm[c] = d
         if d:
             lb += 2 if d == 7 else 1
+    if lb >= best:
+        return best
     for c in range(NCOL):
         d = dm[c]
         y0 = (c + NCOL - 1) % NCOL
@@ -707,20 +710,42 @@ cdef class _Ida:
         self.cap = need * 2
         return 0
 
+    cdef int child_h(self, const SState *c, int32_t cprev, int cap) noexcept:
+        """The child's lower bound capped at ``cap``: the table's proven
+        bound for it (if it applies after ``cprev``) or :func:`lower_bound`."""
+        cdef uint64_t key = skey(c)
+        cdef TTEntry *e = &self.tt[key & self.mask]
+        cdef int h = 0, r
+        if (e.w0 == c.w[0] and e.w1 == c.w[1] and e.node == c.node and e.dir == c.dir
+                and (e.prev < 0 or e.prev == cprev)):
+            h = e.lb
+            if h >= cap:
+                return h
+        r = lower_bound(c, self.tree, self.win_value, cap)
+        return r if r > h else h
+
     cdef int dfs(self, SState *s, const SState *parent, int32_t prev, int g, int bound,
-                 size_t base) noexcept:
-        """Contract: returns -1 if a win within ``bound - g`` more turns was
-        found (the plan is ``path[0:found_len]``); else a proven lower bound on
-        ``g`` + turns-to-win from ``s``, for plans whose first move is not
-        skipped by :func:`commuted_away` after ``prev`` from ``parent``, that
-        exceeds ``bound`` (a large value when nothing below the limits
-        exists); 0 when a limit stopped it.  Table entries carry the ``prev``
-        they assume, or -1 when nothing was skipped (valid for any path)."""
-        cdef int h, n, i, r, best = 1 << 20
+                 size_t base, int h) noexcept:
+        """Contract: ``h`` (<= ``bound - g``) is a proven lower bound on the
+        turns to win from ``s`` (the caller evaluated it).  Returns -1 if a win
+        within ``bound - g`` more turns was found (the plan is
+        ``path[0:found_len]``); else a proven lower bound on ``g`` +
+        turns-to-win from ``s``, for plans whose first move is not skipped by
+        :func:`commuted_away` after ``prev`` from ``parent``, that exceeds
+        ``bound`` (a large value when nothing below the limits exists); 0
+        when a limit stopped it.  Table entries carry the ``prev`` they
+        assume, or -1 when nothing was skipped (valid for any path).
+
+        Children are evaluated here, before any is searched: those whose
+        bound passes are searched in order of increasing bound (then
+        conversions first), so the last iteration meets a plan sooner."""
+        cdef int n, i, j, r, live = 0, best = 1 << 20
         cdef bint skipped = False
         cdef int32_t nprev
         cdef uint64_t key
         cdef TTEntry *e
+        cdef Succ tmp
+        cdef Succ *b
         if s.won:
             self.found_len = g
             return -1
@@ -733,51 +758,57 @@ cdef class _Ida:
             if <double>(clock() - self.start) / CLOCKS_PER_SEC > self.max_seconds:
                 self.stop = 2
                 return 0
-        key = skey(s)
-        e = &self.tt[key & self.mask]
-        h = 0
-        if (e.w0 == s.w[0] and e.w1 == s.w[1] and e.node == s.node and e.dir == s.dir
-                and (e.prev < 0 or e.prev == prev)):
-            h = e.lb
-            if g + h > bound:
-                return g + h
-        r = lower_bound(s, self.tree, self.win_value, bound - g + 1)
-        if r > h:
-            h = r
-        if g + h > bound:
-            return g + h
         if g >= MAXDEPTH - 1:
             return g + h + 1
         if self.ensure(base + max_successors(s)) < 0:
             self.stop = 3
             return 0
-        n = expand(s, self.tree, self.win_value, self.buf + base)
+        b = self.buf + base
+        n = expand(s, self.tree, self.win_value, b)
         if n < 0:
             self.stop = 3
             return 0
         for i in range(n):
-            if self.buf[base + i].st.won:
-                self.path[g] = self.buf[base + i].move
+            if b[i].st.won:
+                self.path[g] = b[i].move
                 self.found_len = g + 1
                 return -1
-        if g + 1 >= bound or n == 0:
-            # no move wins at once, so at least two turns remain: every child
-            # would be cut by its own bound (>= 1); no move at all: a pass
-            # forever, never winning
-            best = g + 2 if n else 1 << 20
-        for i in range(n if best == (1 << 20) else 0):
-            if commuted_away(parent, prev, s, &self.buf[base + i], self.tree):
-                skipped = True
-                continue
-            self.path[g] = self.buf[base + i].move
-            nprev = self.buf[base + i].move if self.buf[base + i].st.node == s.node else -1
-            r = self.dfs(&self.buf[base + i].st, s, nprev, g + 1, bound, base + n)
-            if r < 0:
-                return -1
-            if self.stop:
-                return 0
-            if r < best:
-                best = r
+        if n == 0:
+            best = 1 << 20     # no move at all: a pass forever, never winning
+        elif g + 1 >= bound:
+            best = g + 2       # no move wins at once: at least two turns remain
+        else:
+            for i in range(n):
+                if commuted_away(parent, prev, s, &b[i], self.tree):
+                    skipped = True
+                    continue
+                nprev = b[i].move if b[i].st.node == s.node else -1
+                r = self.child_h(&b[i].st, nprev, bound - g)
+                self.nodes += 1
+                if g + 1 + r > bound:
+                    if g + 1 + r < best:
+                        best = g + 1 + r
+                    continue
+                tmp = b[i]
+                tmp.h = r * 2 + (tmp.st.node == s.node)
+                j = live
+                while j > 0 and b[j - 1].h > tmp.h:
+                    b[j] = b[j - 1]
+                    j -= 1
+                b[j] = tmp
+                live += 1
+            for i in range(live):
+                self.path[g] = b[i].move
+                nprev = b[i].move if b[i].st.node == s.node else -1
+                self.nodes -= 1      # counted when evaluated
+                r = self.dfs(&b[i].st, s, nprev, g + 1, bound, base + n, b[i].h >> 1)
+                if r < 0:
+                    return -1
+                if self.stop:
+                    return 0
+                if r < best:
+                    best = r
+        key = skey(s)
         e = &self.tt[key & self.mask]
         e.w0 = s.w[0]
         e.w1 = s.w[1]
@@ -827,7 +858,7 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
                     "lower_bound": bound}
         before = ida.nodes
         memset(ida.depth_nodes, 0, sizeof(ida.depth_nodes))
-        r = ida.dfs(&s, &s, -1, 0, bound, 0)
+        r = ida.dfs(&s, &s, -1, 0, bound, 0, bound)
         bounds.append((bound, ida.nodes - before))
         depths.append([ida.depth_nodes[i] for i in range(bound + 1)])
         if r < 0:
