@@ -24,7 +24,6 @@ cdef enum:
     PER_KIND = 4
     KCAP = 3          # conversions the lower bound looks ahead
     MAXDEPTH = 96
-    USE_PHASE = 1
 
 # ---------------------------------------------------------------- goal tree
 
@@ -488,36 +487,57 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
 
 
 cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int16_t *req,
-                   int value, int win, int best) noexcept:
-    """The least :func:`leaf_eval` over the plans with ``m >= k`` more
-    conversions, given the ``j`` conversions in ``req`` that lead to ``node``:
-    goals are known for the first ``KCAP`` conversions, unknown after."""
-    cdef int slot, sz, n, m
+                   int value, int win, int dir, int floor, int best) noexcept:
+    """The least over the plans with ``m >= k`` more conversions, given the
+    ``j`` conversions in ``req`` that lead to ``node``, of the larger of
+    :func:`leaf_eval` and ``floor``: goals are known for the first ``KCAP``
+    conversions, unknown after.  ``floor`` bounds the plans converting these
+    goals in this order by their phases: the first goal g1 is gathered in
+    the first phase (direction ``dir``, nothing converted), at least
+    :func:`phase_turns` of g1; when a second goal g2 follows, either it is
+    matched in the same turn (then the first phase gathered g1 and g2) or
+    at least one more turn is played."""
+    cdef int slot, sz, n, m, f
     cdef uint8_t *g
+    if j != 1 and floor >= best:
+        return best      # (j = 1: the floor is g1's alone; longer plans have their own)
     if j == KCAP:
         m = k if k > j else j
-        while 6 * m - value < best:
+        while 6 * m - value < best and floor < best:
+            # min(best, max(floor, leaf)): leaf_eval gives min(best, leaf)
             best = leaf_eval(s, req, value, m, m - j, win, best)
+            if best < floor:
+                best = floor
             m += 1
         return best
-    if j >= k:
+    if j >= k and floor < best:
         best = leaf_eval(s, req, value, j, 0, win, best)
+        if best < floor:
+            best = floor
     if 6 * (j + 1) - value >= best:
         return best
     for slot in range(3):
         g = tree.nodes[node].goals
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] += 1
+        if j == 0:
+            f = phase_turns(s, req, dir)
+        elif j == 1:
+            f = phase_turns(s, req, dir)
+            if floor + 1 < f:
+                f = floor + 1
+        else:
+            f = floor
         if j + 1 < KCAP and 6 * (j + 2) - value < best:
             n = tree.child(node, slot)
             if n < 0:
                 best = 0   # the tree is full: fall back to a trivially sound bound
             else:
-                best = bound_rec(s, tree, n, j + 1, k, req, value, win, best)
+                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, best)
         else:
             # deeper conversions are not needed: evaluate j + 1 alone (and,
             # at KCAP, the unknown goals beyond)
-            best = bound_rec(s, tree, node, j + 1, k, req, value, win, best)
+            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, best)
         g = tree.nodes[node].goals
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] -= 1
@@ -533,8 +553,8 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap) noe
     k = ceil((value - win)/6) more conversions, maybe more; the bound is the
     least :func:`leaf_eval` over every number m >= k of conversions (m with
     6m - value upconversions at least as many turns are skipped) and every
-    sequence of goals the goal tree allows, and at least
-    :func:`phase_bound`."""
+    sequence of goals the goal tree allows (each at least its phase floor,
+    see :func:`bound_rec`)."""
     cdef int16_t req[36]
     cdef int k, lb
     cdef Have hv
@@ -543,11 +563,7 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap) noe
     have_of(s, &hv)
     k = (s.value - win_value + 5) // 6
     memset(req, 0, sizeof(req))
-    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, cap)
-    if USE_PHASE and lb < cap:
-        k = phase_bound(&hv, s, tree, win_value)
-        if k > lb:
-            lb = k if k < cap else cap
+    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, cap)
     return lb if lb > 1 else 1
 
 
@@ -583,51 +599,6 @@ cdef int phase_turns(const Have *h, const int16_t *req, int dir) noexcept:
         if d & ~(h.src[y] | h.up[x]):
             total += 1
     return total
-
-
-cdef int phase_bound(const Have *h, const SState *s, GoalTree tree, int win_value) noexcept:
-    """Turns still needed, at least, from the first phase (twin:
-    ``refsearch.phase_bound``): the first conversion, of goal g, comes after
-    at least ``phase_turns(g)`` turns; when one conversion cannot win, a
-    further turn follows, unless a goal of the next node is matched in the
-    same turn, when the first phase had to gather both goals."""
-    cdef int16_t req[36]
-    cdef int slot, sz, e, best = 1 << 20, more, c, j
-    cdef uint8_t *g
-    cdef uint8_t *g2
-    more = 1 if s.value - 6 > win_value else 0
-    memset(req, 0, sizeof(req))
-    for slot in range(3):
-        g = tree.nodes[s.node].goals
-        for sz in range(3):
-            req[g[slot * 3 + sz] * 3 + sz] += 1
-        e = phase_turns(h, req, s.dir) + more
-        if more and e > 0:
-            c = tree.child(s.node, slot)
-            if c < 0:
-                return 0
-            g = tree.nodes[s.node].goals
-            g2 = tree.nodes[c].goals
-            for j in range(3):
-                for sz in range(3):
-                    req[g2[j * 3 + sz] * 3 + sz] += 1
-                e = min(e, phase_turns(h, req, s.dir))
-                for sz in range(3):
-                    req[g2[j * 3 + sz] * 3 + sz] -= 1
-        for sz in range(3):
-            req[g[slot * 3 + sz] * 3 + sz] -= 1
-        if e < best:
-            best = e
-    return best
-
-
-def py_phase_bound(stash, int direction, GoalTree tree, int node=0, int win_value=6):
-    cdef SState s = make_state(stash, direction, node)
-    cdef Have hv
-    if s.value <= win_value:
-        return 0
-    have_of(&s, &hv)
-    return max(1, phase_bound(&hv, &s, tree, win_value))
 
 
 def py_lower_bound(stash, int direction, GoalTree tree, int node=0, int win_value=6):

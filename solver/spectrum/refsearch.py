@@ -174,38 +174,59 @@ def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: i
 def lower_bound(stash: Sequence[int], tree: GoalTreeRef, node: int, *, direction: int,
                 win_value: int = 6) -> int:
     """Turns still needed, at least (twin of the kernel's ``lower_bound``):
-    the least :func:`leaf_eval` over every number m >= k of conversions and
-    every sequence of goals (known for the first ``KCAP``), and at least
-    :func:`phase_bound`."""
+    over every number m >= k of conversions and every sequence of goals
+    (known for the first ``KCAP``), the least of the larger of
+    :func:`leaf_eval` and the sequence's phase floor (:func:`_sequences`)."""
     value = stash_value(stash)
     if value <= win_value:
         return 0
     k = (value - win_value + 5) // 6
     best = 1 << 20
     for j in range(0, KCAP + 1):
-        for req in _requirements(tree, node, j):
+        for req, floor in _sequences(stash, direction, tree, node, j):
             if j == KCAP:
                 m = max(k, j)
                 while 6 * m - value < best:
-                    best = min(best, leaf_eval(stash, req, value, m, m - j, win_value))
+                    best = min(best, max(floor, leaf_eval(stash, req, value, m, m - j, win_value)))
                     m += 1
             elif j >= k and 6 * j - value < best:
-                best = min(best, leaf_eval(stash, req, value, j, 0, win_value))
-    return max(1, best, phase_bound(stash, direction, tree, node, win_value=win_value))
+                best = min(best, max(floor, leaf_eval(stash, req, value, j, 0, win_value)))
+    return max(1, best)
+
+
+def _sequences(stash, direction: int, tree: GoalTreeRef, node: int, k: int):
+    """``(req, floor)`` for each sequence of ``k`` conversions: the pieces
+    (36 counts) it consumes, and turns it needs at least by its phases: the
+    first goal g1 is gathered with the direction fixed and nothing
+    converted (``phase_turns(g1)``); a second goal g2 is either matched in
+    the same turn (the first phase gathered both) or needs one more turn."""
+    for req, goals in _requirements(tree, node, k):
+        floor = 0
+        if k >= 1:
+            one = [0] * 36
+            for s in range(3):
+                one[goals[0][s] * 3 + s] += 1
+            floor = phase_turns(stash, one, direction)
+            if k >= 2:
+                for s in range(3):
+                    one[goals[1][s] * 3 + s] += 1
+                floor = min(floor + 1, phase_turns(stash, one, direction))
+        yield req, floor
 
 
 def _requirements(tree: GoalTreeRef, node: int, k: int):
-    """The pieces (36 counts) each conversion sequence of length ``k`` consumes."""
+    """``(req, goals)``: the pieces (36 counts) each conversion sequence of
+    length ``k`` consumes, and its goals in order."""
     if k == 0:
-        yield [0] * 36
+        yield [0] * 36, []
         return
     for slot in range(3):
         goal = tree.goals[node][slot]
         rest = tree.child(node, slot) if k > 1 else node
-        for req in _requirements(tree, rest, k - 1):
+        for req, goals in _requirements(tree, rest, k - 1):
             for s in range(3):
                 req[goal[s] * 3 + s] += 1
-            yield req
+            yield req, [goal] + goals
 
 
 def bfs_reach(stash, direction: int, tree: GoalTreeRef, node: int = 0, *, target=None,
@@ -305,7 +326,7 @@ def ida_min_turns(stash, direction: int, tree: GoalTreeRef, node: int = 0, *,
 
 
 __all__ = ["GoalTreeRef", "successors", "lower_bound", "leaf_bound", "bfs_reach",
-           "ida_min_turns", "commuted_away", "leaf_eval", "VALUES"]
+           "ida_min_turns", "commuted_away", "leaf_eval", "phase_turns", "VALUES"]
 
 
 def phase_turns(stash: Sequence[int], req: Sequence[int], direction: int) -> int:
@@ -335,32 +356,3 @@ def phase_turns(stash: Sequence[int], req: Sequence[int], direction: int) -> int
                 total += 1
                 break
     return total
-
-
-def phase_bound(stash: Sequence[int], direction: int, tree: GoalTreeRef, node: int, *,
-                win_value: int = 6) -> int:
-    """Turns still needed, at least, from the first phase: the first
-    conversion (goal g, say) comes after at least ``phase_turns(g)`` turns;
-    if it does not win at once (more than one conversion is needed) another
-    turn follows, unless a goal of the next node is matched in the same turn,
-    when the first phase had to gather both goals."""
-    value = stash_value(stash)
-    if value <= win_value:
-        return 0
-    more = 1 if value - 6 > win_value else 0
-    best = 1 << 20
-    for slot in range(3):
-        req = [0] * 36
-        g = tree.goals[node][slot]
-        for s in range(3):
-            req[g[s] * 3 + s] += 1
-        e = phase_turns(stash, req, direction) + more
-        if more:
-            child = tree.child(node, slot)
-            for g2 in tree.goals[child]:
-                both = list(req)
-                for s in range(3):
-                    both[g2[s] * 3 + s] += 1
-                e = min(e, phase_turns(stash, both, direction))
-        best = min(best, e)
-    return max(1, best)
