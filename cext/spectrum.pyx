@@ -416,7 +416,7 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
        not a colour to empty: D = A + those deficit turns.
     """
     cdef int c, sz, r, d, lb = 0, needy = 0, y0, y1, ok, na = 0, nb = 0, u, cap, a, v, b
-    cdef int freed = 0, lonely = 0
+    cdef int freed = 0, lonely = 0, needy0 = 0, b0
     cdef int per_size[3]
     cdef int dm[NCOL]
     cdef int res[NCOL]
@@ -435,7 +435,7 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
                 per_size[sz] += 1
         dm[c] = d
         if d:
-            lb += 2 if d == 7 else 1
+            lb += 2 if d >= 6 else 1
     if lb >= best:
         return best
     for c in range(NCOL):
@@ -449,15 +449,18 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
                 rb[nb] = res[c]
                 nb += 1
         if d and not (res[c] or res[y0] or res[y1]):
-            lonely += 2 if d == 7 else 1
-        if d == 0 or d == 7 or dm[y0] or dm[y1]:
+            lonely += 2 if d >= 6 else 1
+        if d == 0 or d >= 6 or dm[y0] or dm[y1]:
             continue
-        ok = h.src[y0] | h.src[y1] | h.up[c]
+        ok = h.src[y0] | h.src[y1]
         if d & ~ok:
-            needy += 1
+            needy0 += 1
+            if d & ~(ok | h.up[c]):
+                needy += 1
     b = lb + (needy + 1) // 2
     if b >= best:
         return best
+    b0 = lb + (needy0 + 1) // 2
     u = 6 * m - value
     if u < 0:
         u = 0
@@ -471,7 +474,9 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
         if cap > win:
             cap = win
         a = left_over(ra, na, cap) - freed + lonely
-        v = b if b > u else u
+        v = b if u else b0
+        if u > v:
+            v = u
         if a > v:
             v = a
         if w == 0:
@@ -487,7 +492,7 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
 
 
 cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int16_t *req,
-                   int value, int win, int dir, int floor, int best) noexcept:
+                   int value, int win, int dir, int floor, int floor0, int best) noexcept:
     """The least over the plans with ``m >= k`` more conversions, given the
     ``j`` conversions in ``req`` that lead to ``node``, of the larger of
     :func:`leaf_eval` and ``floor``: goals are known for the first ``KCAP``
@@ -496,24 +501,29 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
     the first phase (direction ``dir``, nothing converted), at least
     :func:`phase_turns` of g1; when a second goal g2 follows, either it is
     matched in the same turn (then the first phase gathered g1 and g2) or
-    at least one more turn is played."""
-    cdef int slot, sz, n, m, f
+    at least one more turn is played.  ``floor0`` is the same without
+    upconversions: it holds for the plans with exactly k conversions when
+    value - 6k = win, where an upconversion would leave too much."""
+    cdef int slot, sz, n, m, f, f0, fl
     cdef uint8_t *g
     if j != 1 and floor >= best:
         return best      # (j = 1: the floor is g1's alone; longer plans have their own)
     if j == KCAP:
         m = k if k > j else j
-        while 6 * m - value < best and floor < best:
-            # min(best, max(floor, leaf)): leaf_eval gives min(best, leaf)
-            best = leaf_eval(s, req, value, m, m - j, win, best)
-            if best < floor:
-                best = floor
+        while 6 * m - value < best:
+            fl = floor0 if value - 6 * m == win else floor
+            if fl < best:
+                # min(best, max(fl, leaf)): leaf_eval gives min(best, leaf)
+                best = leaf_eval(s, req, value, m, m - j, win, best)
+                if best < fl:
+                    best = fl
             m += 1
         return best
-    if j >= k and floor < best:
+    fl = floor0 if value - 6 * j == win else floor
+    if j >= k and fl < best:
         best = leaf_eval(s, req, value, j, 0, win, best)
-        if best < floor:
-            best = floor
+        if best < fl:
+            best = fl
     if 6 * (j + 1) - value >= best:
         return best
     for slot in range(3):
@@ -521,23 +531,28 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] += 1
         if j == 0:
-            f = phase_turns(s, req, dir)
+            f = phase_turns(s, req, dir, True)
+            f0 = phase_turns(s, req, dir, False)
         elif j == 1:
-            f = phase_turns(s, req, dir)
+            f = phase_turns(s, req, dir, True)
             if floor + 1 < f:
                 f = floor + 1
+            f0 = phase_turns(s, req, dir, False)
+            if floor0 + 1 < f0:
+                f0 = floor0 + 1
         else:
             f = floor
+            f0 = floor0
         if j + 1 < KCAP and 6 * (j + 2) - value < best:
             n = tree.child(node, slot)
             if n < 0:
                 best = 0   # the tree is full: fall back to a trivially sound bound
             else:
-                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, best)
+                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, best)
         else:
             # deeper conversions are not needed: evaluate j + 1 alone (and,
             # at KCAP, the unknown goals beyond)
-            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, best)
+            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, best)
         g = tree.nodes[node].goals
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] -= 1
@@ -563,11 +578,11 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap) noe
     have_of(s, &hv)
     k = (s.value - win_value + 5) // 6
     memset(req, 0, sizeof(req))
-    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, cap)
+    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, 0, cap)
     return lb if lb > 1 else 1
 
 
-cdef int phase_turns(const Have *h, const int16_t *req, int dir) noexcept:
+cdef int phase_turns(const Have *h, const int16_t *req, int dir, bint allow_up) noexcept:
     """Turns, at least, to make the stash hold ``req`` with the direction
     ``dir`` fixed and nothing converted (twin: ``refsearch.phase_turns``).
     A turn adds pieces to one colour (exchange: the next colour in ``dir``;
@@ -596,7 +611,7 @@ cdef int phase_turns(const Have *h, const int16_t *req, int dir) noexcept:
         y = (x - dir + NCOL) % NCOL
         if dm[y]:
             continue
-        if d & ~(h.src[y] | h.up[x]):
+        if d & ~(h.src[y] | (h.up[x] if allow_up else 0)):
             total += 1
     return total
 

@@ -105,13 +105,21 @@ def _deficits(stash: Sequence[int], req: Sequence[int]) -> List[set]:
     return [{s for s in range(3) if req[c * 3 + s] > stash[c * 3 + s]} for c in range(N_COLOURS)]
 
 
+def _turns_into(d: set) -> int:
+    """Turns adding to one colour that create the missing sizes ``d``: a turn
+    adds one or two sizes, never M and L together (5 points from at most
+    four smalls)."""
+    return 2 if len(d) == 3 or d == {1, 2} else (1 if d else 0)
+
+
 def leaf_bound(stash: Sequence[int], req: Sequence[int], allow_up: bool = True) -> int:
-    """Turns needed to create the pieces ``req`` lacks (the kernel's count B)."""
+    """Turns needed to create the pieces ``req`` lacks (the kernel's count B);
+    ``allow_up`` False: for plans without upconversions."""
     deficit = _deficits(stash, req)
-    lb = sum((len(d) + 1) // 2 for d in deficit)
+    lb = sum(_turns_into(d) for d in deficit)
     needy = 0
     for c, d in enumerate(deficit):
-        if not d or len(d) == 3:
+        if _turns_into(d) != 1:
             continue
         y0, y1 = (c - 1) % N_COLOURS, (c + 1) % N_COLOURS
         if deficit[y0] or deficit[y1]:
@@ -147,12 +155,12 @@ def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: i
     deficit = _deficits(stash, req)
     residual = [sum(max(0, stash[c * 3 + s] - req[c * 3 + s]) * (s + 1) for s in range(3))
                 for c in range(N_COLOURS)]
-    tcount = sum((len(d) + 1) // 2 for d in deficit)
-    b = leaf_bound(stash, req, True)
+    tcount = sum(_turns_into(d) for d in deficit)
+    b, b0 = leaf_bound(stash, req, True), leaf_bound(stash, req, False)
     far = [residual[c] for c in range(N_COLOURS) if residual[c] and not (
         deficit[c] or deficit[(c - 1) % N_COLOURS] or deficit[(c + 1) % N_COLOURS])]
     held = [r for r in residual if r]
-    lonely = sum((len(d) + 1) // 2 for c, d in enumerate(deficit) if d and not (
+    lonely = sum(_turns_into(d) for c, d in enumerate(deficit) if d and not (
         residual[c] or residual[(c - 1) % N_COLOURS] or residual[(c + 1) % N_COLOURS]))
     freed = 0
     if w:
@@ -162,7 +170,7 @@ def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: i
     u = max(0, 6 * m - value)
     while True:
         cap = min(win, value + u - 6 * m)
-        v = max(u, b, _left_over(held, cap) - freed + lonely)
+        v = max(u, b if u else b0, _left_over(held, cap) - freed + lonely)
         if not w:
             v = max(v, tcount + _left_over(far, cap))
         best = v if best is None else min(best, v)
@@ -183,35 +191,35 @@ def lower_bound(stash: Sequence[int], tree: GoalTreeRef, node: int, *, direction
     k = (value - win_value + 5) // 6
     best = 1 << 20
     for j in range(0, KCAP + 1):
-        for req, floor in _sequences(stash, direction, tree, node, j):
-            if j == KCAP:
-                m = max(k, j)
-                while 6 * m - value < best:
-                    best = min(best, max(floor, leaf_eval(stash, req, value, m, m - j, win_value)))
-                    m += 1
-            elif j >= k and 6 * j - value < best:
-                best = min(best, max(floor, leaf_eval(stash, req, value, j, 0, win_value)))
+        for req, floor, floor0 in _sequences(stash, direction, tree, node, j):
+            m = max(k, j)
+            while 6 * m - value < best and (j == KCAP or m == j):
+                fl = floor0 if value - 6 * m == win_value else floor
+                best = min(best, max(fl, leaf_eval(stash, req, value, m, m - j, win_value)))
+                m += 1
     return max(1, best)
 
 
 def _sequences(stash, direction: int, tree: GoalTreeRef, node: int, k: int):
-    """``(req, floor)`` for each sequence of ``k`` conversions: the pieces
-    (36 counts) it consumes, and turns it needs at least by its phases: the
-    first goal g1 is gathered with the direction fixed and nothing
-    converted (``phase_turns(g1)``); a second goal g2 is either matched in
-    the same turn (the first phase gathered both) or needs one more turn."""
+    """``(req, floor, floor0)`` for each sequence of ``k`` conversions: the
+    pieces (36 counts) it consumes, and turns it needs at least by its
+    phases: the first goal g1 is gathered with the direction fixed and
+    nothing converted (``phase_turns(g1)``); a second goal g2 is either
+    matched in the same turn (the first phase gathered both) or needs one
+    more turn.  ``floor0``: the same for plans without upconversions."""
     for req, goals in _requirements(tree, node, k):
-        floor = 0
+        floors = [0, 0]
         if k >= 1:
-            one = [0] * 36
-            for s in range(3):
-                one[goals[0][s] * 3 + s] += 1
-            floor = phase_turns(stash, one, direction)
-            if k >= 2:
+            for i, up in enumerate((True, False)):
+                one = [0] * 36
                 for s in range(3):
-                    one[goals[1][s] * 3 + s] += 1
-                floor = min(floor + 1, phase_turns(stash, one, direction))
-        yield req, floor
+                    one[goals[0][s] * 3 + s] += 1
+                floors[i] = phase_turns(stash, one, direction, up)
+                if k >= 2:
+                    for s in range(3):
+                        one[goals[1][s] * 3 + s] += 1
+                    floors[i] = min(floors[i] + 1, phase_turns(stash, one, direction, up))
+        yield req, floors[0], floors[1]
 
 
 def _requirements(tree: GoalTreeRef, node: int, k: int):
@@ -329,7 +337,8 @@ __all__ = ["GoalTreeRef", "successors", "lower_bound", "leaf_bound", "bfs_reach"
            "ida_min_turns", "commuted_away", "leaf_eval", "phase_turns", "VALUES"]
 
 
-def phase_turns(stash: Sequence[int], req: Sequence[int], direction: int) -> int:
+def phase_turns(stash: Sequence[int], req: Sequence[int], direction: int,
+                allow_up: bool = True) -> int:
     """Turns, at least, to make ``stash`` hold ``req`` with the direction fixed
     and nothing converted (one phase).  A turn adds pieces to one colour only
     (exchange: the next colour; upconversion: its own), so each deficit
@@ -338,7 +347,8 @@ def phase_turns(stash: Sequence[int], req: Sequence[int], direction: int) -> int
     costing 1 whose upstream neighbour x - direction has no deficit, and
     which can get some missing size neither from that neighbour as it stands
     nor by an upconversion, needs one more turn: one into x - direction or a
-    second one into x; such turns are distinct for distinct colours."""
+    second one into x; such turns are distinct for distinct colours.
+    ``allow_up`` False: for plans without upconversions."""
     deficit = _deficits(stash, req)
     total = 0
     for x, d in enumerate(deficit):
@@ -352,7 +362,7 @@ def phase_turns(stash: Sequence[int], req: Sequence[int], direction: int) -> int
         if deficit[y]:
             continue
         for s in d:
-            if not (_can_source(stash, s, y) or (s > 0 and stash[x * 3 + s - 1] > 0)):
+            if not (_can_source(stash, s, y) or (allow_up and s > 0 and stash[x * 3 + s - 1] > 0)):
                 total += 1
                 break
     return total
