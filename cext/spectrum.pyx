@@ -22,7 +22,7 @@ from cext.rng cimport splitmix64_next
 cdef enum:
     NCOL = 12
     PER_KIND = 4
-    KCAP = 3          # conversions the lower bound looks ahead
+    KCAP = 4          # conversions the lower bound looks ahead
     MAXDEPTH = 96
 
 # ---------------------------------------------------------------- goal tree

@@ -19,7 +19,7 @@ from solver.rng import SplitMix64
 from solver.spectrum.notation import N_COLOURS, PER_KIND, VALUES, stash_value
 from solver.spectrum.rules import EXCHANGE, UPCONVERT, Move, _receipts
 
-KCAP = 3
+KCAP = 4
 
 
 class GoalTreeRef:
