@@ -491,8 +491,17 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
     return best
 
 
+cdef inline int colour_turns(const Have *h, const int16_t *req, int c) noexcept nogil:
+    """Turns into colour ``c`` that create what ``req`` lacks there, at
+    least: 0, 1, or 2 when M and L are both missing (or all three sizes)."""
+    cdef int d = ((req[c * 3] > h.n[c * 3]) | (req[c * 3 + 1] > h.n[c * 3 + 1]) << 1
+                  | (req[c * 3 + 2] > h.n[c * 3 + 2]) << 2)
+    return 0 if d == 0 else (2 if d >= 6 else 1)
+
+
 cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int16_t *req,
-                   int value, int win, int dir, int floor, int floor0, int best) noexcept:
+                   int value, int win, int dir, int floor, int floor0, int dt,
+                   int best) noexcept:
     """The least over the plans with ``m >= k`` more conversions, given the
     ``j`` conversions in ``req`` that lead to ``node``, of the larger of
     :func:`leaf_eval` and ``floor``: goals are known for the first ``KCAP``
@@ -503,9 +512,14 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
     matched in the same turn (then the first phase gathered g1 and g2) or
     at least one more turn is played.  ``floor0`` is the same without
     upconversions: it holds for the plans with exactly k conversions when
-    value - 6k = win, where an upconversion would leave too much."""
-    cdef int slot, sz, n, m, f, f0, fl
+    value - 6k = win, where an upconversion would leave too much.  ``dt``
+    is the deficit-turn count of ``req`` (the first term of count B in
+    :func:`leaf_eval`); it only grows with ``req``, so once it reaches
+    ``best`` no plan below can do better."""
+    cdef int slot, sz, n, m, f, f0, fl, c, dt2
     cdef uint8_t *g
+    if dt >= best:
+        return best
     if j != 1 and floor >= best:
         return best      # (j = 1: the floor is g1's alone; longer plans have their own)
     if j == KCAP:
@@ -528,8 +542,12 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
         return best
     for slot in range(3):
         g = tree.nodes[node].goals
+        dt2 = dt
         for sz in range(3):
-            req[g[slot * 3 + sz] * 3 + sz] += 1
+            c = g[slot * 3 + sz]
+            dt2 -= colour_turns(s, req, c)
+            req[c * 3 + sz] += 1
+            dt2 += colour_turns(s, req, c)
         if j == 0:
             f = phase_turns(s, req, dir, True)
             f0 = phase_turns(s, req, dir, False)
@@ -548,11 +566,11 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
             if n < 0:
                 best = 0   # the tree is full: fall back to a trivially sound bound
             else:
-                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, best)
+                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, dt2, best)
         else:
             # deeper conversions are not needed: evaluate j + 1 alone (and,
             # at KCAP, the unknown goals beyond)
-            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, best)
+            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, dt2, best)
         g = tree.nodes[node].goals
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] -= 1
@@ -578,7 +596,7 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap) noe
     have_of(s, &hv)
     k = (s.value - win_value + 5) // 6
     memset(req, 0, sizeof(req))
-    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, 0, cap)
+    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, 0, 0, cap)
     return lb if lb > 1 else 1
 
 
