@@ -501,7 +501,7 @@ cdef inline int colour_turns(const Have *h, const int16_t *req, int c) noexcept 
 
 cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int16_t *req,
                    int value, int win, int dir, int floor, int floor0, int dt,
-                   int best) noexcept:
+                   int stop, int best) noexcept:
     """The least over the plans with ``m >= k`` more conversions, given the
     ``j`` conversions in ``req`` that lead to ``node``, of the larger of
     :func:`leaf_eval` and ``floor``: goals are known for the first ``KCAP``
@@ -515,7 +515,8 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
     value - 6k = win, where an upconversion would leave too much.  ``dt``
     is the deficit-turn count of ``req`` (the first term of count B in
     :func:`leaf_eval`); it only grows with ``req``, so once it reaches
-    ``best`` no plan below can do better."""
+    ``best`` no plan below can do better.  Once ``best <= stop`` the
+    search stops (the caller only asks whether the bound exceeds ``stop``)."""
     cdef int slot, sz, n, m, f, f0, fl, c, dt2
     cdef uint8_t *g
     if dt >= best:
@@ -531,6 +532,8 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
                 best = leaf_eval(s, req, value, m, m - j, win, best)
                 if best < fl:
                     best = fl
+                if best <= stop:
+                    return best
             m += 1
         return best
     fl = floor0 if value - 6 * j == win else floor
@@ -538,6 +541,8 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
         best = leaf_eval(s, req, value, j, 0, win, best)
         if best < fl:
             best = fl
+        if best <= stop:
+            return best
     if 6 * (j + 1) - value >= best:
         return best
     for slot in range(3):
@@ -566,20 +571,21 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
             if n < 0:
                 best = 0   # the tree is full: fall back to a trivially sound bound
             else:
-                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, dt2, best)
+                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best)
         else:
             # deeper conversions are not needed: evaluate j + 1 alone (and,
             # at KCAP, the unknown goals beyond)
-            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, dt2, best)
+            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best)
         g = tree.nodes[node].goals
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] -= 1
-        if best == 0:
+        if best <= stop:
             break
     return best
 
 
-cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap) noexcept:
+cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap,
+                     bint passing=False) noexcept:
     """Turns still needed, at least (admissible), or ``cap`` when that many
     are needed at least (IDA* only asks whether the bound passes ``cap - 1``;
     with ``cap = 1 << 20`` it is exact).  0 if won.  Else the value asks for
@@ -587,7 +593,9 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap) noe
     least :func:`leaf_eval` over every number m >= k of conversions (m with
     6m - value upconversions at least as many turns are skipped) and every
     sequence of goals the goal tree allows (each at least its phase floor,
-    see :func:`bound_rec`)."""
+    see :func:`bound_rec`).  ``passing``: the caller only asks whether the
+    bound reaches ``cap``; when it does not, the search stops at the first
+    plan below ``cap`` and 1 (proven for any unwon position) is returned."""
     cdef int16_t req[36]
     cdef int k, lb
     cdef Have hv
@@ -596,7 +604,10 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap) noe
     have_of(s, &hv)
     k = (s.value - win_value + 5) // 6
     memset(req, 0, sizeof(req))
-    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, 0, 0, cap)
+    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, 0, 0,
+                   cap - 1 if passing else 0, cap)
+    if passing and lb < cap:
+        return 1     # some plan may fit below cap: only 1 is proven
     return lb if lb > 1 else 1
 
 
@@ -725,7 +736,7 @@ cdef class _Ida:
             h = e.lb
             if h >= cap:
                 return h
-        r = lower_bound(c, self.tree, self.win_value, cap)
+        r = lower_bound(c, self.tree, self.win_value, cap, True)
         return r if r > h else h
 
     cdef int dfs(self, SState *s, const SState *parent, int32_t prev, int g, int bound,
