@@ -553,19 +553,21 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
             dt2 -= colour_turns(s, req, c)
             req[c * 3 + sz] += 1
             dt2 += colour_turns(s, req, c)
-        if j == 0:
+        f = floor
+        f0 = floor0
+        if dt2 >= best:
+            pass         # nothing below can do better (the call returns at once)
+        elif j == 0:
             f = phase_turns(s, req, dir, True)
-            f0 = phase_turns(s, req, dir, False)
+            # floor0 only serves when value - 6k = win
+            f0 = phase_turns(s, req, dir, False) if value - 6 * k == win else f
         elif j == 1:
             f = phase_turns(s, req, dir, True)
             if floor + 1 < f:
                 f = floor + 1
-            f0 = phase_turns(s, req, dir, False)
+            f0 = phase_turns(s, req, dir, False) if value - 6 * k == win else f
             if floor0 + 1 < f0:
                 f0 = floor0 + 1
-        else:
-            f = floor
-            f0 = floor0
         if j + 1 < KCAP and 6 * (j + 2) - value < best:
             n = tree.child(node, slot)
             if n < 0:
