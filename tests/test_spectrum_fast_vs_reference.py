@@ -20,7 +20,7 @@ def random_positions(n_games, turns, *, first_seed=1):
 
 def test_successors_match_reference_rules():
     checked = 0
-    for st in random_positions(30, 30):
+    for st in random_positions(20, 30):
         tree = fast.GoalTree(st.goals, st.bags, st.rng.state)
         got = fast.successors(st.stashes[0], st.direction, tree)
         want = []
@@ -51,7 +51,7 @@ def test_goal_tree_matches_reference_draws():
 
 def test_lower_bound_and_hash_match_reference():
     seen = {}
-    for st in random_positions(20, 25):
+    for st in random_positions(12, 25):
         tree = fast.GoalTree(st.goals, st.bags, st.rng.state)
         rt = ref.GoalTreeRef(st.goals, st.bags, st.rng.state)
         stash = tuple(st.stashes[0])
