@@ -753,9 +753,10 @@ cdef class _Ida:
         when a limit stopped it.  Table entries carry the ``prev`` they
         assume, or -1 when nothing was skipped (valid for any path).
 
-        Children are evaluated here, before any is searched: those whose
-        bound passes are searched in order of increasing bound (then
-        conversions first), so the last iteration meets a plan sooner."""
+        Children are evaluated here, before any is searched (a cut child
+        costs no call); those whose bound passes are searched in order of
+        their proven bound, conversions first.  (Ordering by the exact
+        bound was measured: no fewer nodes than generation order.)"""
         cdef int n, i, j, r, live = 0, best = 1 << 20
         cdef bint skipped = False
         cdef int32_t nprev
