@@ -846,7 +846,8 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
     smaller bound was searched to exhaustion with an admissible lower bound),
     ``exhausted`` (no win exists at all), or ``limit`` with ``limit`` naming it
     (``nodes``, ``seconds``, ``turns``, ``goal-tree``).  ``plan`` holds the move
-    codes and ``bounds`` the (bound, nodes) of each iteration.
+    codes, ``bounds`` the (bound, nodes) of each iteration and ``depths`` (when
+    found) the nodes at each depth of each iteration (for profiling).
     """
     cdef _Ida ida = _Ida()
     cdef SState s = make_state(stash, direction, node)
