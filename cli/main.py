@@ -55,9 +55,10 @@ def solve():
 
 def _register() -> None:
     # One group per game, in the order `solve --help` lists them.
-    from cli import boundary, continental, pyramid
+    from cli import boundary, continental, pyramid, spectrum
 
     solve.add_command(pyramid.pyramid)
+    solve.add_command(spectrum.spectrum)
     solve.add_command(boundary.boundary)
     solve.add_command(continental.continental)
 

@@ -1,0 +1,992 @@
+"""Compiled Spectrum engine: packed stashes, successors, hashing, IDA* and BFS.
+
+Contract.  A solitaire position is ``SState``: the stash packed 3 bits per
+(colour, size) count (colours 0-5 in ``w[0]``, 6-11 in ``w[1]``, field
+``colour*3 + size``), the direction (+1 cw, -1 ccw), the stash value and a
+node of a :class:`GoalTree`.  A goal-tree node stands for one conversion
+history: its three goals, its bags and its generator state, so the future
+draws are exact.  The bank is implied (4 of each kind minus the stash), which
+is also every piece the mover may receive in a multiplayer game.
+
+The pure-Python twin is ``solver/spectrum/rules.py`` (moves, goal check,
+draws) and ``solver/spectrum/refsearch.py`` (the bound and the searches);
+``tests/test_spectrum_fast_vs_reference.py`` holds them together.
+"""
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t, uint8_t, int8_t, int16_t
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memcpy, memset
+from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
+
+from cext.rng cimport splitmix64_next
+
+cdef enum:
+    NCOL = 12
+    PER_KIND = 4
+    KCAP = 4          # conversions the lower bound looks ahead
+    MAXDEPTH = 96
+
+# ---------------------------------------------------------------- goal tree
+
+ctypedef struct TNode:
+    uint8_t goals[9]      # slot*3 + size -> colour
+    uint8_t bags[3][NCOL]
+    uint8_t baglen[3]
+    uint64_t rng
+    int32_t child[3]
+
+
+cdef class GoalTree:
+    """Goals along every conversion history, expanded lazily, at most ``limit`` nodes.
+
+    Node 0 is the root.  ``child(n, slot)`` is the node after converting
+    ``slot`` at ``n``: the goal's colours go back to the ends of their bags and
+    a new goal is drawn small, medium, large with ``next() mod len``.
+    """
+    cdef TNode *nodes
+    cdef int32_t count, cap, limit
+    cdef public bint full
+
+    def __cinit__(self, goals, bags, uint64_t rng_state, int limit=1 << 20):
+        cdef int s, i
+        self.limit = limit
+        self.cap = 1024
+        self.nodes = <TNode *>calloc(self.cap, sizeof(TNode))
+        if self.nodes == NULL:
+            raise MemoryError()
+        self.count = 1
+        self.full = False
+        for i in range(3):
+            for s in range(3):
+                self.nodes[0].goals[i * 3 + s] = goals[i][s]
+            self.nodes[0].child[i] = -1
+        for s in range(3):
+            self.nodes[0].baglen[s] = len(bags[s])
+            for i in range(len(bags[s])):
+                self.nodes[0].bags[s][i] = bags[s][i]
+        self.nodes[0].rng = rng_state
+
+    def __dealloc__(self):
+        free(self.nodes)
+
+    cdef int32_t child(self, int32_t n, int slot) noexcept:
+        """The node after converting ``slot`` at ``n``; -1 (and ``full``) past the limit."""
+        cdef int32_t c = self.nodes[n].child[slot]
+        cdef TNode *p
+        cdef TNode *q
+        cdef TNode *grown
+        cdef int s, idx, k
+        if c >= 0:
+            return c
+        if self.count >= self.limit:
+            self.full = True
+            return -1
+        if self.count == self.cap:
+            grown = <TNode *>realloc(self.nodes, 2 * self.cap * sizeof(TNode))
+            if grown == NULL:
+                self.full = True
+                return -1
+            self.nodes = grown
+            self.cap *= 2
+        c = self.count
+        self.count += 1
+        p = &self.nodes[n]
+        q = &self.nodes[c]
+        memcpy(q, p, sizeof(TNode))
+        q.child[0] = q.child[1] = q.child[2] = -1
+        for s in range(3):
+            q.bags[s][q.baglen[s]] = p.goals[slot * 3 + s]
+            q.baglen[s] += 1
+        for s in range(3):
+            idx = <int>(splitmix64_next(&q.rng) % <uint64_t>q.baglen[s])
+            q.goals[slot * 3 + s] = q.bags[s][idx]
+            for k in range(idx, q.baglen[s] - 1):
+                q.bags[s][k] = q.bags[s][k + 1]
+            q.baglen[s] -= 1
+        p.child[slot] = c
+        return c
+
+    def py_child(self, int n, int slot):
+        return self.child(n, slot)
+
+    def goals(self, int n):
+        """The three goals at node ``n`` as (small, medium, large) colour tuples."""
+        return [tuple(self.nodes[n].goals[i * 3 + s] for s in range(3)) for i in range(3)]
+
+    def bags(self, int n):
+        return [[self.nodes[n].bags[s][i] for i in range(self.nodes[n].baglen[s])] for s in range(3)]
+
+    def rng_state(self, int n):
+        return self.nodes[n].rng
+
+    def __len__(self):
+        return self.count
+
+# ---------------------------------------------------------------- packed state
+
+ctypedef struct SState:
+    uint64_t w[2]
+    int32_t node
+    int16_t value
+    int8_t dir
+    int8_t won
+
+
+cdef inline int cnt(const SState *s, int f) noexcept nogil:
+    """The count in field ``f`` (= colour*3 + size)."""
+    return <int>((s.w[f // 18] >> (3 * (f % 18))) & 7)
+
+
+cdef inline void addf(SState *s, int f, int k) noexcept nogil:
+    """Add ``k`` (may be negative) to field ``f``; counts stay in 0..4 so no carry."""
+    if k >= 0:
+        s.w[f // 18] += (<uint64_t>k) << (3 * (f % 18))
+    else:
+        s.w[f // 18] -= (<uint64_t>(-k)) << (3 * (f % 18))
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t skey(const SState *s) noexcept nogil:
+    """The hash of a position: stash words, node and direction."""
+    return mix64(s.w[0] * <uint64_t>0x9E3779B97F4A7C15ULL
+                 ^ mix64(s.w[1] + (<uint64_t>(<uint32_t>s.node) << 1) + (s.dir > 0)))
+
+
+
+cdef inline bint same(const SState *a, const SState *b) noexcept nogil:
+    return a.w[0] == b.w[0] and a.w[1] == b.w[1] and a.node == b.node and a.dir == b.dir
+
+
+cdef int settle(SState *s, GoalTree tree, int win_value) noexcept:
+    """The goal check after a move: convert the lowest matched goal while any
+    matches, each time reversing the direction; then mark a win.  Returns -1
+    when the goal tree is full (the caller reports the limit)."""
+    cdef int i, n
+    cdef uint8_t *g
+    while True:
+        g = tree.nodes[s.node].goals
+        for i in range(3):
+            if cnt(s, g[i * 3] * 3) and cnt(s, g[i * 3 + 1] * 3 + 1) and cnt(s, g[i * 3 + 2] * 3 + 2):
+                break
+        else:
+            break
+        addf(s, g[i * 3] * 3, -1)
+        addf(s, g[i * 3 + 1] * 3 + 1, -1)
+        addf(s, g[i * 3 + 2] * 3 + 2, -1)
+        n = tree.child(s.node, i)
+        if n < 0:
+            return -1
+        s.node = n
+        s.dir = -s.dir
+        s.value -= 6
+    s.won = s.value <= win_value
+    return 0
+
+
+ctypedef struct Succ:
+    SState st
+    int32_t move
+    int32_t h           # IDA*: the child's bound (ordering), unused elsewhere
+
+
+cdef inline int32_t move_code(int kind, int c, int to, int g0, int g1, int g2,
+                              int r0, int r1, int r2) noexcept nogil:
+    return (kind | c << 2 | g0 << 6 | g1 << 9 | g2 << 12 | r0 << 15 | r1 << 18 | r2 << 21
+            | to << 24)
+
+
+cdef int max_successors(const SState *s) noexcept nogil:
+    """An upper bound on the successors of ``s`` (buffer sizing)."""
+    cdef int c, total = 24
+    for c in range(NCOL):
+        total += (cnt(s, c * 3) + 1) * (cnt(s, c * 3 + 1) + 1) * (cnt(s, c * 3 + 2) + 1) * 25
+    return total
+
+
+cdef int expand(const SState *s, GoalTree tree, int win_value, Succ *out) noexcept:
+    """Write every successor of ``s`` (exchanges by colour, give, receive; then
+    upconversions) to ``out``; return how many, or -1 if the goal tree filled.
+    The order is that of ``State.legal_moves()`` in rules.py."""
+    cdef int c, to, n0, n1, n2, g0, g1, g2, r0, r1, r2, a0, a1, a2, total, m = 0, sz
+    cdef Succ *o
+    for c in range(NCOL):
+        n0 = cnt(s, c * 3)
+        n1 = cnt(s, c * 3 + 1)
+        n2 = cnt(s, c * 3 + 2)
+        to = (c + s.dir + NCOL) % NCOL
+        a0 = PER_KIND - cnt(s, to * 3)
+        a1 = PER_KIND - cnt(s, to * 3 + 1)
+        a2 = PER_KIND - cnt(s, to * 3 + 2)
+        for g0 in range(n0 + 1):
+            for g1 in range(n1 + 1):
+                for g2 in range(n2 + 1):
+                    total = g0 + 2 * g1 + 3 * g2
+                    if total == 0:
+                        continue
+                    r2 = 0 if g2 else min(a2, total // 3)
+                    while r2 >= 0:
+                        r1 = 0 if g1 else min(a1, (total - 3 * r2) // 2)
+                        while r1 >= 0:
+                            r0 = total - 3 * r2 - 2 * r1
+                            if r0 <= a0 and not (r0 and g0):
+                                o = &out[m]
+                                o.st = s[0]
+                                addf(&o.st, c * 3, -g0)
+                                addf(&o.st, c * 3 + 1, -g1)
+                                addf(&o.st, c * 3 + 2, -g2)
+                                addf(&o.st, to * 3, r0)
+                                addf(&o.st, to * 3 + 1, r1)
+                                addf(&o.st, to * 3 + 2, r2)
+                                o.move = move_code(0, c, to, g0, g1, g2, r0, r1, r2)
+                                if settle(&o.st, tree, win_value) < 0:
+                                    return -1
+                                m += 1
+                            r1 -= 1
+                        r2 -= 1
+        for sz in range(2):
+            if cnt(s, c * 3 + sz) and cnt(s, c * 3 + sz + 1) < PER_KIND:
+                o = &out[m]
+                o.st = s[0]
+                addf(&o.st, c * 3 + sz, -1)
+                addf(&o.st, c * 3 + sz + 1, 1)
+                o.st.value += 1
+                o.move = move_code(1, c, c, sz == 0, sz == 1, 0, 0, sz == 0, sz == 1)
+                if settle(&o.st, tree, win_value) < 0:
+                    return -1
+                m += 1
+    return m
+
+
+# ---------------------------------------------------------------- Python bridge
+
+cdef SState make_state(stash, int direction, int node) except *:
+    cdef SState s
+    cdef int f, v = 0
+    memset(&s, 0, sizeof(SState))
+    for f in range(36):
+        if not 0 <= stash[f] <= PER_KIND:
+            raise ValueError("stash count out of range")
+        addf(&s, f, stash[f])
+        v += stash[f] * (f % 3 + 1)
+    s.value = v
+    s.dir = 1 if direction > 0 else -1
+    s.node = node
+    return s
+
+
+cdef tuple unpack(const SState *s):
+    return tuple(cnt(s, f) for f in range(36))
+
+
+def pack(stash):
+    """The two packed words of a stash (36 counts)."""
+    cdef SState s = make_state(stash, 1, 0)
+    return s.w[0], s.w[1]
+
+
+def unpack_words(uint64_t w0, uint64_t w1):
+    """The 36 counts of two packed words (inverse of :func:`pack`)."""
+    cdef SState s
+    memset(&s, 0, sizeof(SState))
+    s.w[0] = w0
+    s.w[1] = w1
+    return unpack(&s)
+
+
+def state_hash(stash, int direction, int node):
+    """The 64-bit hash the transposition tables use."""
+    cdef SState s = make_state(stash, direction, node)
+    return skey(&s)
+
+
+def successors(stash, int direction, GoalTree tree, int node=0, int win_value=6):
+    """Every successor as ``(move_code, stash, direction, node, won)``, in rules.py order."""
+    cdef SState s = make_state(stash, direction, node)
+    cdef int n, i
+    cdef Succ *buf = <Succ *>malloc(max_successors(&s) * sizeof(Succ))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        n = expand(&s, tree, win_value, buf)
+        if n < 0:
+            raise MemoryError("goal tree limit reached")
+        return [(buf[i].move, unpack(&buf[i].st), buf[i].st.dir, buf[i].st.node,
+                 bool(buf[i].st.won)) for i in range(n)]
+    finally:
+        free(buf)
+
+
+def count_successors(stash, int direction, GoalTree tree, int node=0, int repeat=1):
+    """Generate the successors ``repeat`` times (the benchmark's kernel); return the count."""
+    cdef SState s = make_state(stash, direction, node)
+    cdef int n = 0, i
+    cdef Succ *buf = <Succ *>malloc(max_successors(&s) * sizeof(Succ))
+    if buf == NULL:
+        raise MemoryError()
+    for i in range(repeat):
+        n = expand(&s, tree, 6, buf)
+    free(buf)
+    return n
+
+
+# ---------------------------------------------------------------- lower bound
+
+cdef inline bint can_source(const SState *s, int sz, int y) noexcept nogil:
+    """Could one exchange out of colour ``y``, as it stands, yield a piece of size ``sz``?"""
+    if sz == 0:
+        return cnt(s, y * 3 + 1) + cnt(s, y * 3 + 2) > 0
+    if sz == 1:
+        return cnt(s, y * 3) >= 2 or cnt(s, y * 3 + 2) >= 1
+    return cnt(s, y * 3) + 2 * cnt(s, y * 3 + 1) >= 3
+
+
+ctypedef struct Have:
+    int8_t n[36]          # the stash, unpacked
+    uint8_t src[NCOL]     # bit sz: one exchange out of this colour can yield size sz
+    uint8_t up[NCOL]      # bit sz: an upconversion in this colour can yield size sz
+
+
+cdef void have_of(const SState *s, Have *h) noexcept:
+    cdef int c, sz
+    for c in range(NCOL):
+        for sz in range(3):
+            h.n[c * 3 + sz] = cnt(s, c * 3 + sz)
+        h.src[c] = 0
+        for sz in range(3):
+            if can_source(s, sz, c):
+                h.src[c] |= 1 << sz
+        h.up[c] = (2 if h.n[c * 3] else 0) | (4 if h.n[c * 3 + 1] else 0)
+
+
+cdef inline int sort_small(int *a, int n) noexcept nogil:
+    """Insertion sort of a few ints, ascending; returns ``n``."""
+    cdef int i, j, x
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+    return n
+
+
+cdef inline int left_over(const int *a, int n, int cap) noexcept nogil:
+    """How many of the sorted values ``a`` remain once the smallest that fit in
+    ``cap`` are set aside (the most that can be kept within ``cap``)."""
+    cdef int i, total = 0
+    for i in range(n):
+        if total + a[i] > cap:
+            return n - i
+        total += a[i]
+    return 0
+
+
+cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, int win,
+                   int best) noexcept:
+    """min(best, the least turns of a plan with exactly ``m`` more conversions
+    whose first ``m - w`` consume ``req`` and whose last ``w`` are unknown).
+
+    Three counts, each a lower bound on turns:
+    B  pieces to create: a turn adds pieces of one colour and at most two
+       sizes, so each deficit colour costs ceil(sizes/2) turns.  A deficit
+       colour whose neighbours have no deficit, and from which no neighbour
+       as it stands can yield a missing size (nor an upconversion), needs one
+       more turn: one adding to a neighbour, which serves at most two such
+       colours, or a second one of its own;
+    A  every turn has one source colour (exchange: the colour given;
+       upconversion: its colour).  A colour holding pieces now that are
+       neither consumed by a goal nor kept to the end needs a turn as a
+       source.  Kept pieces stay in the final stash, worth at most
+       min(win, value + u - 6m) with u upconversions (u >= 6m - value, u
+       turns).  Keeping the colours of least residual value first frees the
+       most colours.  An unknown goal consumes one piece of each size, so the
+       ``w`` unknown goals free at most sum over sizes of min(w, colours with
+       a residual piece of that size) colours;
+    C  (only when every goal is known) the turns that create deficit pieces
+       (their target is a deficit colour) are distinct from the turns whose
+       source is a colour to empty that is neither a deficit colour nor next
+       to one: C = deficit turns + such colours;
+    D  symmetrically, a deficit colour with no piece left (after the goals'
+       consumption) in it or next to it is created by turns whose source is
+       not a colour to empty: D = A + those deficit turns.
+    """
+    cdef int c, sz, r, d, lb = 0, needy = 0, y0, y1, ok, na = 0, nb = 0, u, cap, a, v, b
+    cdef int freed = 0, lonely = 0, needy0 = 0, b0
+    cdef int per_size[3]
+    cdef int dm[NCOL]
+    cdef int res[NCOL]
+    cdef int ra[NCOL]
+    cdef int rb[NCOL]
+    per_size[0] = per_size[1] = per_size[2] = 0
+    for c in range(NCOL):
+        d = 0
+        res[c] = 0
+        for sz in range(3):
+            r = h.n[c * 3 + sz] - req[c * 3 + sz]
+            if r < 0:
+                d |= 1 << sz
+            elif r > 0:
+                res[c] += r * (sz + 1)
+                per_size[sz] += 1
+        dm[c] = d
+        if d:
+            lb += 2 if d >= 6 else 1
+    if lb >= best:
+        return best
+    for c in range(NCOL):
+        d = dm[c]
+        y0 = (c + NCOL - 1) % NCOL
+        y1 = (c + 1) % NCOL
+        if res[c]:
+            ra[na] = res[c]
+            na += 1
+            if not (d or dm[y0] or dm[y1]):
+                rb[nb] = res[c]
+                nb += 1
+        if d and not (res[c] or res[y0] or res[y1]):
+            lonely += 2 if d >= 6 else 1
+        if d == 0 or d >= 6 or dm[y0] or dm[y1]:
+            continue
+        ok = h.src[y0] | h.src[y1]
+        if d & ~ok:
+            needy0 += 1
+            if d & ~(ok | h.up[c]):
+                needy += 1
+    b = lb + (needy + 1) // 2
+    if b >= best:
+        return best
+    b0 = lb + (needy0 + 1) // 2
+    u = 6 * m - value
+    if u < 0:
+        u = 0
+    if w:
+        for sz in range(3):
+            freed += per_size[sz] if per_size[sz] < w else w
+    sort_small(ra, na)
+    sort_small(rb, nb)
+    while u < best:
+        cap = value + u - 6 * m
+        if cap > win:
+            cap = win
+        a = left_over(ra, na, cap) - freed + lonely
+        v = b if u else b0
+        if u > v:
+            v = u
+        if a > v:
+            v = a
+        if w == 0:
+            a = lb + left_over(rb, nb, cap)
+            if a > v:
+                v = a
+        if v < best:
+            best = v
+        if cap == win:
+            break
+        u += 1
+    return best
+
+
+cdef inline int colour_turns(const Have *h, const int16_t *req, int c) noexcept nogil:
+    """Turns into colour ``c`` that create what ``req`` lacks there, at
+    least: 0, 1, or 2 when M and L are both missing (or all three sizes)."""
+    cdef int d = ((req[c * 3] > h.n[c * 3]) | (req[c * 3 + 1] > h.n[c * 3 + 1]) << 1
+                  | (req[c * 3 + 2] > h.n[c * 3 + 2]) << 2)
+    return 0 if d == 0 else (2 if d >= 6 else 1)
+
+
+cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int16_t *req,
+                   int value, int win, int dir, int floor, int floor0, int dt,
+                   int stop, int best) noexcept:
+    """The least over the plans with ``m >= k`` more conversions, given the
+    ``j`` conversions in ``req`` that lead to ``node``, of the larger of
+    :func:`leaf_eval` and ``floor``: goals are known for the first ``KCAP``
+    conversions, unknown after.  ``floor`` bounds the plans converting these
+    goals in this order by their phases: the first goal g1 is gathered in
+    the first phase (direction ``dir``, nothing converted), at least
+    :func:`phase_turns` of g1; when a second goal g2 follows, either it is
+    matched in the same turn (then the first phase gathered g1 and g2) or
+    at least one more turn is played.  ``floor0`` is the same without
+    upconversions: it holds for the plans with exactly k conversions when
+    value - 6k = win, where an upconversion would leave too much.  ``dt``
+    is the deficit-turn count of ``req`` (the first term of count B in
+    :func:`leaf_eval`); it only grows with ``req``, so once it reaches
+    ``best`` no plan below can do better.  Once ``best <= stop`` the
+    search stops (the caller only asks whether the bound exceeds ``stop``)."""
+    cdef int slot, sz, n, m, f, f0, fl, c, dt2
+    cdef uint8_t *g
+    if dt >= best:
+        return best
+    if j != 1 and floor >= best:
+        return best      # (j = 1: the floor is g1's alone; longer plans have their own)
+    if j == KCAP:
+        m = k if k > j else j
+        while 6 * m - value < best:
+            fl = floor0 if value - 6 * m == win else floor
+            if fl < best:
+                # min(best, max(fl, leaf)): leaf_eval gives min(best, leaf)
+                best = leaf_eval(s, req, value, m, m - j, win, best)
+                if best < fl:
+                    best = fl
+                if best <= stop:
+                    return best
+            m += 1
+        return best
+    fl = floor0 if value - 6 * j == win else floor
+    if j >= k and fl < best:
+        best = leaf_eval(s, req, value, j, 0, win, best)
+        if best < fl:
+            best = fl
+        if best <= stop:
+            return best
+    if 6 * (j + 1) - value >= best:
+        return best
+    for slot in range(3):
+        g = tree.nodes[node].goals
+        dt2 = dt
+        for sz in range(3):
+            c = g[slot * 3 + sz]
+            dt2 -= colour_turns(s, req, c)
+            req[c * 3 + sz] += 1
+            dt2 += colour_turns(s, req, c)
+        f = floor
+        f0 = floor0
+        if dt2 >= best:
+            pass         # nothing below can do better (the call returns at once)
+        elif j == 0:
+            f = phase_turns(s, req, dir, True)
+            # floor0 only serves when value - 6k = win
+            f0 = phase_turns(s, req, dir, False) if value - 6 * k == win else f
+        elif j == 1:
+            f = phase_turns(s, req, dir, True)
+            if floor + 1 < f:
+                f = floor + 1
+            f0 = phase_turns(s, req, dir, False) if value - 6 * k == win else f
+            if floor0 + 1 < f0:
+                f0 = floor0 + 1
+        if j + 1 < KCAP and 6 * (j + 2) - value < best:
+            n = tree.child(node, slot)
+            if n < 0:
+                best = 0   # the tree is full: fall back to a trivially sound bound
+            else:
+                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best)
+        else:
+            # deeper conversions are not needed: evaluate j + 1 alone (and,
+            # at KCAP, the unknown goals beyond)
+            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best)
+        g = tree.nodes[node].goals
+        for sz in range(3):
+            req[g[slot * 3 + sz] * 3 + sz] -= 1
+        if best <= stop:
+            break
+    return best
+
+
+cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap,
+                     bint passing=False) noexcept:
+    """Turns still needed, at least (admissible), or ``cap`` when that many
+    are needed at least (IDA* only asks whether the bound passes ``cap - 1``;
+    with ``cap = 1 << 20`` it is exact).  0 if won.  Else the value asks for
+    k = ceil((value - win)/6) more conversions, maybe more; the bound is the
+    least :func:`leaf_eval` over every number m >= k of conversions (m with
+    6m - value upconversions at least as many turns are skipped) and every
+    sequence of goals the goal tree allows (each at least its phase floor,
+    see :func:`bound_rec`).  ``passing``: the caller only asks whether the
+    bound reaches ``cap``; when it does not, the search stops at the first
+    plan below ``cap`` and 1 (proven for any unwon position) is returned."""
+    cdef int16_t req[36]
+    cdef int k, lb
+    cdef Have hv
+    if s.value <= win_value:
+        return 0
+    have_of(s, &hv)
+    k = (s.value - win_value + 5) // 6
+    memset(req, 0, sizeof(req))
+    lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, 0, 0,
+                   cap - 1 if passing else 0, cap)
+    if passing and lb < cap:
+        return 1     # some plan may fit below cap: only 1 is proven
+    return lb if lb > 1 else 1
+
+
+cdef int phase_turns(const Have *h, const int16_t *req, int dir, bint allow_up) noexcept:
+    """Turns, at least, to make the stash hold ``req`` with the direction
+    ``dir`` fixed and nothing converted (twin: ``refsearch.phase_turns``).
+    A turn adds pieces to one colour (exchange: the next colour in ``dir``;
+    upconversion: its own).  A deficit colour costs 1 turn, 2 when it lacks
+    M and L (5 points from at most four smalls is impossible) or all sizes.
+    A 1-turn deficit colour x whose upstream x - dir has no deficit, and that
+    can get some missing size neither from x - dir as it stands nor by an
+    upconversion, needs one more turn, into x - dir or a second into x:
+    distinct turns for distinct such colours."""
+    cdef int x, sz, d, y, total = 0
+    cdef int dm[NCOL]
+    for x in range(NCOL):
+        d = 0
+        for sz in range(3):
+            if req[x * 3 + sz] > h.n[x * 3 + sz]:
+                d |= 1 << sz
+        dm[x] = d
+    for x in range(NCOL):
+        d = dm[x]
+        if d == 0:
+            continue
+        if d == 6 or d == 7:
+            total += 2
+            continue
+        total += 1
+        y = (x - dir + NCOL) % NCOL
+        if dm[y]:
+            continue
+        if d & ~(h.src[y] | (h.up[x] if allow_up else 0)):
+            total += 1
+    return total
+
+
+def py_lower_bound(stash, int direction, GoalTree tree, int node=0, int win_value=6):
+    cdef SState s = make_state(stash, direction, node)
+    return lower_bound(&s, tree, win_value, 1 << 20)
+
+
+# ---------------------------------------------------------------- IDA*
+
+ctypedef struct TTEntry:
+    uint64_t w0, w1
+    int32_t node
+    int32_t prev        # the move the bound assumes was played last (-1: any)
+    int8_t dir
+    int16_t lb          # proven: at least this many turns to win from here
+
+
+cdef inline int move_colours(int32_t code) noexcept nogil:
+    """Bit set of the colours a move touches (given and received)."""
+    return (1 << ((code >> 2) & 15)) | (1 << ((code >> 24) & 15))
+
+
+cdef bint converts_after(const SState *s, int32_t code, GoalTree tree) noexcept:
+    """Would move ``code`` played at ``s`` end with some goal matched?"""
+    cdef SState t = s[0]
+    cdef int c = (code >> 2) & 15, to = (code >> 24) & 15, i
+    cdef uint8_t *g
+    for i in range(3):
+        addf(&t, c * 3 + i, -((code >> (6 + 3 * i)) & 7))
+        addf(&t, to * 3 + i, (code >> (15 + 3 * i)) & 7)
+    g = tree.nodes[t.node].goals
+    for i in range(3):
+        if cnt(&t, g[i * 3] * 3) and cnt(&t, g[i * 3 + 1] * 3 + 1) and cnt(&t, g[i * 3 + 2] * 3 + 2):
+            return True
+    return False
+
+
+cdef inline bint commuted_away(const SState *parent, int32_t prev, const SState *s,
+                               const Succ *child, GoalTree tree) noexcept:
+    """Move pruning by commutation.  ``prev`` led from ``parent`` to ``s``
+    without a conversion (else prev = -1).  The child's move m is skipped when
+    m touches none of prev's colours, neither order converts a goal, and
+    m's code is below prev's: then (m, prev) reaches the same position in the
+    same turns, so of any plan the lexicographically least of its reorderings
+    is never skipped, and a shortest plan survives."""
+    if prev < 0 or child.move >= prev or child.st.node != s.node:
+        return False
+    if move_colours(prev) & move_colours(child.move):
+        return False
+    return not converts_after(parent, child.move, tree)
+
+
+cdef class _Ida:
+    cdef GoalTree tree
+    cdef int win_value
+    cdef TTEntry *tt
+    cdef uint64_t mask
+    cdef Succ *buf
+    cdef size_t cap
+    cdef int64_t nodes, max_nodes
+    cdef double max_seconds
+    cdef clock_t start
+    cdef int stop          # 0 running, 1 nodes, 2 seconds, 3 goal tree
+    cdef int32_t path[MAXDEPTH]
+    cdef int32_t found_len
+    cdef int64_t depth_nodes[MAXDEPTH]
+
+    def __dealloc__(self):
+        free(self.tt)
+        free(self.buf)
+
+    cdef int ensure(self, size_t need) noexcept:
+        cdef Succ *grown
+        if need <= self.cap:
+            return 0
+        grown = <Succ *>realloc(self.buf, need * 2 * sizeof(Succ))
+        if grown == NULL:
+            return -1
+        self.buf = grown
+        self.cap = need * 2
+        return 0
+
+    cdef int child_h(self, const SState *c, int32_t cprev, int cap) noexcept:
+        """The child's lower bound capped at ``cap``: the table's proven
+        bound for it (if it applies after ``cprev``) or :func:`lower_bound`."""
+        cdef uint64_t key = skey(c)
+        cdef TTEntry *e = &self.tt[key & self.mask]
+        cdef int h = 0, r
+        if (e.w0 == c.w[0] and e.w1 == c.w[1] and e.node == c.node and e.dir == c.dir
+                and (e.prev < 0 or e.prev == cprev)):
+            h = e.lb
+            if h >= cap:
+                return h
+        r = lower_bound(c, self.tree, self.win_value, cap, True)
+        return r if r > h else h
+
+    cdef int dfs(self, SState *s, const SState *parent, int32_t prev, int g, int bound,
+                 size_t base, int h) noexcept:
+        """Contract: ``h`` (<= ``bound - g``) is a proven lower bound on the
+        turns to win from ``s`` (the caller evaluated it).  Returns -1 if a win
+        within ``bound - g`` more turns was found (the plan is
+        ``path[0:found_len]``); else a proven lower bound on ``g`` +
+        turns-to-win from ``s``, for plans whose first move is not skipped by
+        :func:`commuted_away` after ``prev`` from ``parent``, that exceeds
+        ``bound`` (a large value when nothing below the limits exists); 0
+        when a limit stopped it.  Table entries carry the ``prev`` they
+        assume, or -1 when nothing was skipped (valid for any path).
+
+        Children are evaluated here, before any is searched (a cut child
+        costs no call); those whose bound passes are searched in order of
+        their proven bound, conversions first.  (Ordering by the exact
+        bound was measured: no fewer nodes than generation order.)"""
+        cdef int n, i, j, r, live = 0, best = 1 << 20
+        cdef bint skipped = False
+        cdef int32_t nprev
+        cdef uint64_t key
+        cdef TTEntry *e
+        cdef Succ tmp
+        cdef Succ *b
+        if s.won:
+            self.found_len = g
+            return -1
+        self.nodes += 1
+        self.depth_nodes[g] += 1
+        if self.nodes > self.max_nodes:
+            self.stop = 1
+            return 0
+        if (self.nodes & 4095) == 0 and self.max_seconds > 0:
+            if <double>(clock() - self.start) / CLOCKS_PER_SEC > self.max_seconds:
+                self.stop = 2
+                return 0
+        if g >= MAXDEPTH - 1:
+            return g + h + 1
+        if self.ensure(base + max_successors(s)) < 0:
+            self.stop = 3
+            return 0
+        b = self.buf + base
+        n = expand(s, self.tree, self.win_value, b)
+        if n < 0:
+            self.stop = 3
+            return 0
+        for i in range(n):
+            if b[i].st.won:
+                self.path[g] = b[i].move
+                self.found_len = g + 1
+                return -1
+        if n == 0:
+            best = 1 << 20     # no move at all: a pass forever, never winning
+        elif g + 1 >= bound:
+            best = g + 2       # no move wins at once: at least two turns remain
+        else:
+            for i in range(n):
+                if commuted_away(parent, prev, s, &b[i], self.tree):
+                    skipped = True
+                    continue
+                nprev = b[i].move if b[i].st.node == s.node else -1
+                r = self.child_h(&b[i].st, nprev, bound - g)
+                self.nodes += 1
+                if g + 1 + r > bound:
+                    if g + 1 + r < best:
+                        best = g + 1 + r
+                    continue
+                tmp = b[i]
+                tmp.h = r * 2 + (tmp.st.node == s.node)
+                j = live
+                while j > 0 and b[j - 1].h > tmp.h:
+                    b[j] = b[j - 1]
+                    j -= 1
+                b[j] = tmp
+                live += 1
+            for i in range(live):
+                self.path[g] = b[i].move
+                nprev = b[i].move if b[i].st.node == s.node else -1
+                self.nodes -= 1      # counted when evaluated
+                r = self.dfs(&b[i].st, s, nprev, g + 1, bound, base + n, b[i].h >> 1)
+                if r < 0:
+                    return -1
+                if self.stop:
+                    return 0
+                if r < best:
+                    best = r
+        key = skey(s)
+        e = &self.tt[key & self.mask]
+        e.w0 = s.w[0]
+        e.w1 = s.w[1]
+        e.node = s.node
+        e.dir = s.dir
+        e.prev = prev if skipped else -1
+        e.lb = min(best - g, 30000)
+        return best
+
+
+def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_value=6,
+                  int64_t max_nodes=50_000_000, double max_seconds=60.0, int max_turns=40,
+                  int tt_bits=20):
+    """Minimum turns from a solitaire position to a stash worth ``win_value`` or less.
+
+    Returns a dict: ``status`` is ``found`` (``turns`` is proven minimal: every
+    smaller bound was searched to exhaustion with an admissible lower bound),
+    ``exhausted`` (no win exists at all), or ``limit`` with ``limit`` naming it
+    (``nodes``, ``seconds``, ``turns``, ``goal-tree``).  ``plan`` holds the move
+    codes, ``bounds`` the (bound, nodes) of each iteration and ``depths`` (when
+    found) the nodes at each depth of each iteration (for profiling).
+    """
+    cdef _Ida ida = _Ida()
+    cdef SState s = make_state(stash, direction, node)
+    cdef int bound, r
+    cdef list bounds = []
+    cdef list depths = []
+    if tt_bits < 4 or tt_bits > 28:
+        raise ValueError("tt_bits must be in 4..28")
+    ida.tree = tree
+    ida.win_value = win_value
+    ida.mask = (1 << tt_bits) - 1
+    ida.tt = <TTEntry *>calloc(1 << tt_bits, sizeof(TTEntry))
+    if ida.tt == NULL:
+        raise MemoryError()
+    # calloc's zeros are empty entries: dir 0 matches no position (dir is +-1),
+    # and untouched pages cost nothing
+    ida.max_nodes = max_nodes
+    ida.max_seconds = max_seconds
+    ida.start = clock()
+    s.won = s.value <= win_value
+    if s.won:
+        return {"status": "found", "turns": 0, "plan": [], "nodes": 0, "bounds": []}
+    bound = lower_bound(&s, tree, win_value, 1 << 20)
+    while True:
+        if bound > max_turns:
+            return {"status": "limit", "limit": "turns", "nodes": ida.nodes, "bounds": bounds,
+                    "lower_bound": bound}
+        before = ida.nodes
+        memset(ida.depth_nodes, 0, sizeof(ida.depth_nodes))
+        r = ida.dfs(&s, &s, -1, 0, bound, 0, bound)
+        bounds.append((bound, ida.nodes - before))
+        depths.append([ida.depth_nodes[i] for i in range(bound + 1)])
+        if r < 0:
+            return {"status": "found", "turns": ida.found_len,
+                    "plan": [ida.path[i] for i in range(ida.found_len)],
+                    "nodes": ida.nodes, "bounds": bounds, "depths": depths}
+        if ida.stop:
+            return {"status": "limit", "limit": ("", "nodes", "seconds", "goal-tree")[ida.stop],
+                    "nodes": ida.nodes, "bounds": bounds, "lower_bound": bound}
+        if r >= (1 << 20):
+            return {"status": "exhausted", "nodes": ida.nodes, "bounds": bounds}
+        bound = r
+
+
+# ---------------------------------------------------------------- BFS (reach)
+
+ctypedef struct QItem:
+    SState st
+    int64_t parent
+    int32_t move
+    int32_t depth
+
+
+def bfs_reach(stash, int direction, GoalTree tree, int node=0, *, target=None,
+              int value_max=-1, int value_min=-1, int64_t max_states=2_000_000,
+              int max_turns=60):
+    """Breadth-first search for the fewest turns to a stash equal to ``target``
+    (36 counts) or worth between ``value_min`` and ``value_max`` (-1 = open).
+
+    Returns ``status`` ``found`` (``turns`` minimal, ``plan`` move codes),
+    ``exhausted`` (every reachable position was visited: unreachable, proven)
+    or ``limit`` (``states`` or ``turns`` or ``goal-tree``).  Reaching the goal
+    is tested on each position as a turn ends, so a won game stops there.
+    """
+    cdef SState s = make_state(stash, direction, node)
+    cdef SState tgt
+    cdef bint exact = target is not None
+    cdef bint cut = False
+    cdef int64_t cap = max_states, head = 0, tail = 0, i, j
+    cdef uint64_t hmask, hsize = 1, k
+    cdef int64_t *table
+    cdef QItem *queue
+    cdef Succ *buf = NULL
+    cdef int n, depth = 0
+    cdef SState *c
+    if exact:
+        tgt = make_state(target, 1, 0)
+    while hsize < <uint64_t>(2 * cap):
+        hsize <<= 1
+    hmask = hsize - 1
+    table = <int64_t *>malloc(hsize * sizeof(int64_t))
+    queue = <QItem *>malloc(cap * sizeof(QItem))
+    if table == NULL or queue == NULL:
+        free(table)
+        free(queue)
+        raise MemoryError()
+    memset(table, 0xff, hsize * sizeof(int64_t))
+    buf = <Succ *>malloc((24 + NCOL * 125 * 25) * sizeof(Succ))
+    if buf == NULL:
+        free(table)
+        free(queue)
+        raise MemoryError()
+    try:
+        s.won = 0
+        queue[0].st = s
+        queue[0].parent = -1
+        queue[0].move = 0
+        queue[0].depth = 0
+        tail = 1
+        table[skey(&s) & hmask] = 0
+        while head < tail:
+            c = &queue[head].st
+            if (exact and c.w[0] == tgt.w[0] and c.w[1] == tgt.w[1]) or (
+                    not exact and (value_max < 0 or c.value <= value_max)
+                    and (value_min < 0 or c.value >= value_min)):
+                plan = []
+                i = head
+                while queue[i].parent >= 0:
+                    plan.append(queue[i].move)
+                    i = queue[i].parent
+                plan.reverse()
+                return {"status": "found", "turns": len(plan), "plan": plan, "states": tail}
+            depth = queue[head].depth
+            if depth >= max_turns:
+                cut = True
+            elif not c.won:
+                n = expand(c, tree, 6, buf)
+                if n < 0:
+                    return {"status": "limit", "limit": "goal-tree", "states": tail}
+                for j in range(n):
+                    k = skey(&buf[j].st) & hmask
+                    while table[k] >= 0 and not same(&queue[table[k]].st, &buf[j].st):
+                        k = (k + 1) & hmask
+                    if table[k] >= 0:
+                        continue
+                    if tail >= cap:
+                        return {"status": "limit", "limit": "states", "states": tail,
+                                "turns_searched": depth}
+                    table[k] = tail
+                    queue[tail].st = buf[j].st
+                    queue[tail].parent = head
+                    queue[tail].move = buf[j].move
+                    queue[tail].depth = depth + 1
+                    tail += 1
+            head += 1
+        if cut:
+            return {"status": "limit", "limit": "turns", "states": tail, "turns_searched": max_turns}
+        return {"status": "exhausted", "states": tail}
+    finally:
+        free(table)
+        free(queue)
+        free(buf)
