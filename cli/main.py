@@ -56,8 +56,10 @@ def solve():
 def _register() -> None:
     # One line per game: each module defines a Click group or command.
     from cli import pyramid
+    from cli import continuum
 
     solve.add_command(pyramid.pyramid)
+    solve.add_command(continuum.continuum)
 
 
 _register()

@@ -1,0 +1,413 @@
+# cython: language_level=3
+"""Compiled Continuum row: a 64-bit encoding, successor generation, A* search.
+
+Encoding of a row in one ``uint64_t`` (the *key*):
+
+* bits 0-47: the 12 pyramid ids (4 bits each) in row order, West end first,
+  each stack bottom first;
+* bits 48-59: bit ``48 + k`` is set when position ``k`` starts a new stack;
+* bits 60-63: how many pyramids stand on the West side.
+
+The key is canonical (one row, one key), so it is also the hash-table key.
+Move codes: ``kind << 8 | pid << 4 | low`` with kind 0 onto, 1 gap, 2 switch,
+3 king; ``low`` is the direction (0 West, 1 East) or the other pyramid.
+The readable twin is ``solver/continuum/rules.py``; the successor order is the
+same, so the differential tests compare lists, not sets.
+"""
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t, int8_t, uint8_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy
+
+DEF MAXP = 12
+DEF MAXSUCC = 80
+DEF SCALE = 1048576        # g = primary * SCALE + secondary
+
+cdef struct Lay:
+    int8_t n[2]            # stacks per side
+    int8_t h[2][12]        # stack heights
+    int8_t p[2][12][12]    # pyramids, bottom first
+
+
+cdef inline int value_of(int pid) noexcept nogil:
+    return pid % 3 + 1
+
+
+cdef void decode(uint64_t key, Lay *L) noexcept nogil:
+    """Unpack ``key`` into stacks."""
+    cdef int nwest = <int>(key >> 60)
+    cdef int k, s, pid
+    L.n[0] = 0
+    L.n[1] = 0
+    for k in range(MAXP):
+        s = 0 if k < nwest else 1
+        pid = <int>((key >> (4 * k)) & 15)
+        if (key >> (48 + k)) & 1 or (k == nwest):
+            L.h[s][L.n[s]] = 0
+            L.n[s] += 1
+        L.p[s][L.n[s] - 1][L.h[s][L.n[s] - 1]] = pid
+        L.h[s][L.n[s] - 1] += 1
+
+
+cdef uint64_t encode(Lay *L) noexcept nogil:
+    """Pack stacks into the canonical key."""
+    cdef uint64_t key = 0
+    cdef int k = 0, s, i, j, nwest = 0
+    for s in range(2):
+        for i in range(L.n[s]):
+            for j in range(L.h[s][i]):
+                key |= (<uint64_t>L.p[s][i][j]) << (4 * k)
+                if j == 0:
+                    key |= (<uint64_t>1) << (48 + k)
+                k += 1
+        if s == 0:
+            nwest = k
+    return key | ((<uint64_t>nwest) << 60)
+
+
+cdef inline void remove_stack(Lay *L, int s, int i) noexcept nogil:
+    cdef int a
+    for a in range(i, L.n[s] - 1):
+        L.h[s][a] = L.h[s][a + 1]
+        memcpy(L.p[s][a], L.p[s][a + 1], 12)
+    L.n[s] -= 1
+
+
+cdef inline void insert_single(Lay *L, int s, int i, int pid) noexcept nogil:
+    """A new one-pyramid stack at index ``i`` of side ``s``."""
+    cdef int a
+    a = L.n[s]
+    while a > i:
+        L.h[s][a] = L.h[s][a - 1]
+        memcpy(L.p[s][a], L.p[s][a - 1], 12)
+        a -= 1
+    L.h[s][i] = 1
+    L.p[s][i][0] = pid
+    L.n[s] += 1
+
+
+cdef int gen(uint64_t key, uint32_t movable, bint kings,
+             uint64_t *okey, int *ocost, int *ocode) noexcept nogil:
+    """Write every successor of ``key`` (moving only pyramids in the bit mask
+    ``movable``) into the arrays; return their number (at most MAXSUCC).
+    Same moves and order as ``rules.legal_moves``."""
+    cdef Lay L, M
+    cdef int cnt = 0, s, i, j, d, di, p, q, h, n
+    decode(key, &L)
+    for s in range(2):
+        n = L.n[s]
+        for i in range(n):
+            h = L.h[s][i]
+            p = L.p[s][i][h - 1]
+            if not (movable >> p) & 1:
+                continue
+            for di in range(2):
+                d = -1 if di == 0 else 1
+                j = i + d
+                if 0 <= j < n:
+                    # onto the neighbour
+                    memcpy(&M, &L, sizeof(Lay))
+                    M.p[s][j][M.h[s][j]] = p
+                    M.h[s][j] += 1
+                    M.h[s][i] -= 1
+                    if M.h[s][i] == 0:
+                        remove_stack(&M, s, i)
+                    okey[cnt] = encode(&M); ocost[cnt] = value_of(p)
+                    ocode[cnt] = (0 << 8) | (p << 4) | di
+                    cnt += 1
+                    if h > 1:
+                        memcpy(&M, &L, sizeof(Lay))
+                        M.h[s][i] -= 1
+                        insert_single(&M, s, i if d < 0 else i + 1, p)
+                        okey[cnt] = encode(&M); ocost[cnt] = value_of(p)
+                        ocode[cnt] = (1 << 8) | (p << 4) | di
+                        cnt += 1
+                elif h > 1 and ((s == 0 and d < 0) or (s == 1 and d > 0)):
+                    memcpy(&M, &L, sizeof(Lay))
+                    M.h[s][i] -= 1
+                    insert_single(&M, s, i if d < 0 else i + 1, p)
+                    okey[cnt] = encode(&M); ocost[cnt] = value_of(p)
+                    ocode[cnt] = (1 << 8) | (p << 4) | di
+                    cnt += 1
+    # the border switch
+    if L.n[0] > 0 and L.n[1] > 0:
+        p = L.p[0][L.n[0] - 1][L.h[0][L.n[0] - 1] - 1]
+        q = L.p[1][0][L.h[1][0] - 1]
+        if (movable >> p) & 1 and (movable >> q) & 1:
+            memcpy(&M, &L, sizeof(Lay))
+            M.p[0][M.n[0] - 1][M.h[0][M.n[0] - 1] - 1] = q
+            M.p[1][0][M.h[1][0] - 1] = p
+            okey[cnt] = encode(&M); ocost[cnt] = value_of(p) + value_of(q)
+            ocode[cnt] = (2 << 8) | (p << 4) | q
+            cnt += 1
+    if kings:
+        for s in range(2):
+            for i in range(L.n[s] - 1):
+                if L.h[s][i] == 1 and L.h[s][i + 1] == 1:
+                    p = L.p[s][i][0]
+                    q = L.p[s][i + 1][0]
+                    if (movable >> p) & 1 and (movable >> q) & 1:
+                        memcpy(&M, &L, sizeof(Lay))
+                        M.p[s][i][0] = q
+                        M.p[s][i + 1][0] = p
+                        okey[cnt] = encode(&M); ocost[cnt] = 0
+                        ocode[cnt] = (3 << 8) | (p << 4) | q
+                        cnt += 1
+        if L.n[0] > 0 and L.n[1] > 0 and L.h[0][L.n[0] - 1] == 1 and L.h[1][0] == 1:
+            p = L.p[0][L.n[0] - 1][0]
+            q = L.p[1][0][0]
+            if (movable >> p) & 1 and (movable >> q) & 1:
+                memcpy(&M, &L, sizeof(Lay))
+                M.p[0][M.n[0] - 1][0] = q
+                M.p[1][0][0] = p
+                okey[cnt] = encode(&M); ocost[cnt] = 0
+                ocode[cnt] = (3 << 8) | (p << 4) | q
+                cnt += 1
+    return cnt
+
+
+cdef bint is_goal(uint64_t key, uint32_t colours) noexcept nogil:
+    """Every colour ``c`` in the bit mask ``colours`` stands as exactly L M S
+    on its goal side (colours 0, 1 East; 2, 3 West)."""
+    cdef Lay L
+    cdef int c, s, i, found
+    decode(key, &L)
+    for c in range(4):
+        if not (colours >> c) & 1:
+            continue
+        s = 1 if c < 2 else 0
+        found = 0
+        for i in range(L.n[s]):
+            if (L.h[s][i] == 3 and L.p[s][i][0] == c * 3 + 2
+                    and L.p[s][i][1] == c * 3 + 1 and L.p[s][i][2] == c * 3):
+                found = 1
+                break
+        if not found:
+            return False
+    return True
+
+
+cdef int heuristic(uint64_t key, uint32_t own, int mode) noexcept nogil:
+    """An admissible, consistent bound on the primary cost to the goal.
+    mode 0 (pips, no kings): the pips of own pyramids on the wrong side (each
+    must take part in a switch, which costs the sum of both values).
+    mode 1 (moves): own pyramids wrong on the West side (one switch crosses one
+    each way).  mode 2 (pips with kings): 0, since a king crosses for free."""
+    cdef int nwest = <int>(key >> 60)
+    cdef int k, pid, total = 0, side, goal
+    if mode == 2:
+        return 0
+    for k in range(MAXP):
+        pid = <int>((key >> (4 * k)) & 15)
+        if not (own >> pid) & 1:
+            continue
+        side = 0 if k < nwest else 1
+        goal = 1 if pid // 3 < 2 else 0
+        if side != goal:
+            if mode == 0:
+                total += value_of(pid)
+            elif side == 0:
+                total += 1
+    return total
+
+
+cdef inline uint64_t mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+# ----------------------------------------------------------------- Python API
+
+def encode_stacks(west, east):
+    """The key of a row given as two lists of stacks (lists of ids, bottom first)."""
+    cdef Lay L
+    cdef int s, i, j
+    for s, side in enumerate((west, east)):
+        L.n[s] = len(side)
+        for i, stack in enumerate(side):
+            L.h[s][i] = len(stack)
+            for j, pid in enumerate(stack):
+                L.p[s][i][j] = pid
+    return encode(&L)
+
+
+def decode_key(uint64_t key):
+    """``(west, east)``: the stacks of a key as tuples of tuples."""
+    cdef Lay L
+    decode(key, &L)
+    return tuple(
+        tuple(tuple(L.p[s][i][j] for j in range(L.h[s][i])) for i in range(L.n[s]))
+        for s in range(2))
+
+
+def successors(uint64_t key, uint32_t movable, bint kings=False):
+    """``[(key, pips, code), ...]`` for every legal move, in the reference's order."""
+    cdef uint64_t okey[MAXSUCC]
+    cdef int ocost[MAXSUCC]
+    cdef int ocode[MAXSUCC]
+    cdef int n = gen(key, movable, kings, okey, ocost, ocode)
+    return [(okey[i], ocost[i], ocode[i]) for i in range(n)]
+
+
+def goal(uint64_t key, uint32_t colours):
+    return is_goal(key, colours)
+
+
+def bound(uint64_t key, uint32_t own, int mode):
+    return heuristic(key, own, mode)
+
+
+def count_successors(keys, uint32_t movable, bint kings=False):
+    """Total successors over ``keys`` (a benchmark of generation alone)."""
+    cdef uint64_t okey[MAXSUCC]
+    cdef int ocost[MAXSUCC]
+    cdef int ocode[MAXSUCC]
+    cdef long total = 0
+    cdef uint64_t k
+    for k in keys:
+        total += gen(k, movable, kings, okey, ocost, ocode)
+    return total
+
+
+def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_moves,
+          bint kings, long max_nodes, long max_states):
+    """A* over rows from ``start``, moving only pyramids in ``own``, to a row
+    where ``is_goal(colours)`` holds.
+
+    Cost is lexicographic: (pips, moves) when ``by_moves`` is false, else
+    (moves, pips); ``mode`` picks the bound (see ``heuristic``), which is
+    admissible for the primary cost.  States that improve are reopened, so the
+    first goal popped is optimal.
+
+    Returns ``(status, limit, pips, moves, path, nodes, states)``:
+    status ``"found"`` with ``path`` the list of ``(key, code)`` from the move
+    after ``start`` to the goal; ``"exhausted"`` when every reachable row was
+    expanded without a goal (a proof that none is reachable); ``"limit"`` when
+    ``max_nodes`` expansions or ``max_states`` stored rows ran out first
+    (``limit`` names which).  ``max_states`` also bounds memory: about
+    ``64 * max_states`` bytes.
+    """
+    cdef long cap = 1024
+    while cap < 2 * max_states:
+        cap *= 2
+    cdef uint64_t mask = cap - 1
+    cdef uint64_t EMPTY = <uint64_t>0xFFFFFFFFFFFFFFFFULL
+    cdef uint64_t *tkey = <uint64_t *>malloc(cap * sizeof(uint64_t))
+    cdef int64_t *tg = <int64_t *>malloc(cap * sizeof(int64_t))
+    cdef int32_t *tpar = <int32_t *>malloc(cap * sizeof(int32_t))
+    cdef int32_t *tcode = <int32_t *>malloc(cap * sizeof(int32_t))
+    cdef long hcap = 4096, hn = 0
+    cdef int64_t *hf = <int64_t *>malloc(hcap * sizeof(int64_t))
+    cdef int64_t *hg = <int64_t *>malloc(hcap * sizeof(int64_t))
+    cdef int32_t *hidx = <int32_t *>malloc(hcap * sizeof(int32_t))
+    cdef long heap_limit = 16 * max_states
+    cdef uint64_t okey[MAXSUCC]
+    cdef int ocost[MAXSUCC]
+    cdef int ocode[MAXSUCC]
+    cdef long nodes = 0, states = 0, slot, i, c, parent, child
+    cdef int nsucc, a, found = -1, status = 1   # 0 found, 1 exhausted, 2 nodes, 3 states, 4 heap
+    cdef int64_t g, g2, f, tf, tgv
+    cdef int32_t ti
+    cdef int primary, secondary
+    if (tkey == NULL or tg == NULL or tpar == NULL or tcode == NULL
+            or hf == NULL or hg == NULL or hidx == NULL):
+        free(tkey); free(tg); free(tpar); free(tcode); free(hf); free(hg); free(hidx)
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(cap):
+                tkey[i] = EMPTY
+            slot = <long>(mix(start) & mask)
+            tkey[slot] = start; tg[slot] = 0; tpar[slot] = -1; tcode[slot] = -1
+            states = 1
+            hf[0] = <int64_t>heuristic(start, own, mode) * SCALE; hg[0] = 0; hidx[0] = <int32_t>slot
+            hn = 1
+            while hn > 0:
+                # pop the minimum (f, then g)
+                f = hf[0]; g = hg[0]; slot = hidx[0]
+                hn -= 1
+                if hn > 0:
+                    tf = hf[hn]; tgv = hg[hn]; ti = hidx[hn]
+                    i = 0
+                    while True:
+                        c = 2 * i + 1
+                        if c >= hn:
+                            break
+                        if c + 1 < hn and (hf[c + 1] < hf[c] or (hf[c + 1] == hf[c] and hg[c + 1] > hg[c])):
+                            c += 1
+                        if hf[c] < tf or (hf[c] == tf and hg[c] > tgv):
+                            hf[i] = hf[c]; hg[i] = hg[c]; hidx[i] = hidx[c]
+                            i = c
+                        else:
+                            break
+                    hf[i] = tf; hg[i] = tgv; hidx[i] = ti
+                if g != tg[slot]:
+                    continue            # stale entry
+                if is_goal(tkey[slot], colours):
+                    found = <int>slot
+                    status = 0
+                    break
+                if nodes >= max_nodes:
+                    status = 2
+                    break
+                nodes += 1
+                nsucc = gen(tkey[slot], own, kings, okey, ocost, ocode)
+                for a in range(nsucc):
+                    if by_moves:
+                        g2 = g + SCALE + ocost[a]
+                    else:
+                        g2 = g + <int64_t>ocost[a] * SCALE + 1
+                    child = <long>(mix(okey[a]) & mask)
+                    while tkey[child] != EMPTY and tkey[child] != okey[a]:
+                        child = (child + 1) & mask
+                    if tkey[child] == EMPTY:
+                        if states >= max_states:
+                            status = 3
+                            break
+                        tkey[child] = okey[a]
+                        states += 1
+                    elif tg[child] <= g2:
+                        continue
+                    tg[child] = g2; tpar[child] = <int32_t>slot; tcode[child] = ocode[a]
+                    if hn >= hcap:
+                        if hcap >= heap_limit:
+                            status = 4
+                            break
+                        hcap *= 2
+                        with gil:
+                            hf = <int64_t *>realloc(hf, hcap * sizeof(int64_t))
+                            hg = <int64_t *>realloc(hg, hcap * sizeof(int64_t))
+                            hidx = <int32_t *>realloc(hidx, hcap * sizeof(int32_t))
+                            if hf == NULL or hg == NULL or hidx == NULL:
+                                raise MemoryError()
+                    # push, sifting up
+                    tf = g2 + <int64_t>heuristic(okey[a], own, mode) * SCALE
+                    i = hn
+                    hn += 1
+                    while i > 0:
+                        parent = (i - 1) // 2
+                        if tf < hf[parent] or (tf == hf[parent] and g2 > hg[parent]):
+                            hf[i] = hf[parent]; hg[i] = hg[parent]; hidx[i] = hidx[parent]
+                            i = parent
+                        else:
+                            break
+                    hf[i] = tf; hg[i] = g2; hidx[i] = <int32_t>child
+                if status >= 3:
+                    break
+        if status != 0:
+            limit = {1: None, 2: "max_nodes", 3: "max_states", 4: "heap"}[status]
+            return ("exhausted" if status == 1 else "limit", limit, None, None, None, nodes, states)
+        path = []
+        slot = found
+        while tpar[slot] >= 0:
+            path.append((tkey[slot], tcode[slot]))
+            slot = tpar[slot]
+        path.reverse()
+        g = tg[found]
+        primary = <int>(g // SCALE)
+        secondary = <int>(g % SCALE)
+        if by_moves:
+            return ("found", None, secondary, primary, path, nodes, states)
+        return ("found", None, primary, secondary, path, nodes, states)
+    finally:
+        free(tkey); free(tg); free(tpar); free(tcode); free(hf); free(hg); free(hidx)

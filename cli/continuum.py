@@ -1,0 +1,57 @@
+"""`solve continuum`: the exchange puzzle's exact minimum and seeded play-outs."""
+from __future__ import annotations
+
+import click
+
+from cli.common import emit_json
+from solver.continuum.notation import parse_row
+from solver.continuum.render import render_plan, render_row
+from solver.continuum.rules import start_row
+from solver.continuum.search import DEFAULT_MAX_NODES, DEFAULT_MAX_STATES, describe_limit, solve_puzzle
+
+
+@click.group(invoke_without_command=True)
+@click.pass_context
+def continuum(ctx):
+    """Continuum: exchange puzzle (exact minimum) and seeded full games."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@continuum.command()
+@click.option("--player", type=click.Choice(["A", "B"], case_sensitive=False), default="A",
+              show_default=True, help="Whose trees exchange (A: red+yellow, B: blue+green).")
+@click.option("--row", "row_text", default=None,
+              help="Start row, e.g. 'rL rM rS | bL bM bS || yL yM yS | gL gM gS' (default: the start).")
+@click.option("--cost", type=click.Choice(["pips", "moves"]), default="pips", show_default=True,
+              help="Minimise pips (ties: fewer moves) or moves (ties: fewer pips).")
+@click.option("--kings", is_flag=True, help="Allow kings: switch two own neighbouring singles for 0 pips.")
+@click.option("--max-nodes", type=click.IntRange(0), default=DEFAULT_MAX_NODES, show_default=True)
+@click.option("--max-states", type=click.IntRange(1), default=DEFAULT_MAX_STATES, show_default=True,
+              help="Size limit of the state table (about 64 bytes a state).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def puzzle(ctx, player, row_text, cost, kings, max_nodes, max_states, as_json):
+    """Exact minimum pips (or moves) to exchange both trees; the opponent stands still."""
+    row = parse_row(row_text) if row_text is not None else start_row()
+    res = solve_puzzle(row, player=player.upper(), cost=cost, kings=kings,
+                       max_nodes=max_nodes, max_states=max_states)
+    if as_json:
+        emit_json(res.to_json(row))
+    else:
+        click.echo(render_row(row))
+        click.echo(f"row: {row.text()}")
+        if res.verdict == "solved":
+            click.echo(render_plan(row, res.plan))
+            click.echo(f"player {res.player}: minimum {res.cost} = "
+                       f"{res.pips if cost == 'pips' else res.moves} "
+                       f"(plan: {res.pips} pips, {res.moves} moves; proved optimal by A*, "
+                       f"{res.states} states, {res.nodes} expanded)")
+        elif res.verdict == "impossible":
+            click.echo(f"player {res.player}: no exchange exists "
+                       f"(all {res.states} reachable rows searched)")
+        else:
+            click.echo(f"player {res.player}: unknown, {describe_limit(res)} was hit "
+                       f"({res.nodes} expanded, {res.states} states)")
+    if res.verdict == "unknown":
+        ctx.exit(1)
