@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import click
+from tqdm import tqdm
 
-from cli.common import emit_json
+from cli.common import SEED, emit_json, is_tty
+from solver.continuum.game import DEFAULT_MAX_TURNS, play_game, summarise
+from solver.continuum.policy import POLICIES
 from solver.continuum.notation import parse_row
 from solver.continuum.render import render_plan, render_row
 from solver.continuum.rules import start_row
@@ -55,3 +58,38 @@ def puzzle(ctx, player, row_text, cost, kings, max_nodes, max_states, as_json):
                        f"({res.nodes} expanded, {res.states} states)")
     if res.verdict == "unknown":
         ctx.exit(1)
+
+
+@continuum.command()
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game number (first of --games).")
+@click.option("--policy", "policy", default="puzzle", show_default=True,
+              type=click.Choice(POLICIES), help="Policy of both seats (unless --policy-a/-b).")
+@click.option("--policy-a", type=click.Choice(POLICIES), default=None, help="Policy of seat A (moves first).")
+@click.option("--policy-b", type=click.Choice(POLICIES), default=None, help="Policy of seat B.")
+@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
+              help="Play seeds seed, seed+1, ... and report win rate by seat and game length.")
+@click.option("--max-turns", type=click.IntRange(1), default=DEFAULT_MAX_TURNS, show_default=True,
+              help="A game still going after this many turns is 'unfinished'.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def play(seed, policy, policy_a, policy_b, games, max_turns, as_json):
+    """Play seeded full games between two policies and show them."""
+    pols = (policy_a or policy, policy_b or policy)
+    if games == 1:
+        rec = play_game(seed, policies=pols, max_turns=max_turns)
+        if as_json:
+            emit_json(rec.to_json())
+            return
+        click.echo("\n".join(rec.log))
+        click.echo(render_row(rec.final))
+        click.echo(f"game {seed} ({pols[0]} vs {pols[1]}): "
+                   f"{'unfinished' if rec.winner is None else rec.winner + ' wins'} after {rec.turns} turns")
+        return
+    seeds = [(seed + i) & ((1 << 64) - 1) for i in range(games)]
+    records = [play_game(s, policies=pols, max_turns=max_turns)
+               for s in tqdm(seeds, disable=not is_tty(), unit="game")]
+    summary = summarise(records)
+    if as_json:
+        emit_json(summary)
+    else:
+        for k, v in summary.items():
+            click.echo(f"{k}: {v}")

@@ -4,10 +4,10 @@ One SplitMix64(seed) drives the game: first the deck's shuffle, then every die
 and every random policy choice in the order they happen.  Player A sits first.
 Every option a policy may choose is computed here; a policy only picks.
 
->>> rec = play_game(7, policies=("random", "random"))
+>>> rec = play_game(7, policies=("random", "random"), max_turns=40)
 >>> rec.winner in ("A", "B", None), rec.turns > 0
 (True, True)
->>> play_game(7, policies=("random", "random")).log == rec.log
+>>> play_game(7, policies=("random", "random"), max_turns=40).log == rec.log
 True
 """
 from __future__ import annotations
@@ -235,3 +235,21 @@ def play_game(seed: int, *, policies: Tuple[str, str] = ("puzzle", "puzzle"),
             break
         player = opponent(player)
     return GameRecord(seed, tuple(policies), winner, turns, game.row, game.log)
+
+
+def summarise(records: List[GameRecord]) -> dict:
+    """Win rate by seat and the distribution of game length (turns) of finished games."""
+    n = len(records)
+    lengths = sorted(r.turns for r in records if r.winner)
+    wins = {p: sum(1 for r in records if r.winner == p) for p in ("A", "B")}
+
+    def pct(q):
+        return lengths[min(len(lengths) - 1, int(q * len(lengths)))] if lengths else None
+    return {
+        "games": n, "policies": list(records[0].policies) if records else [],
+        "first_seed": records[0].seed if records else None,
+        "wins_A": wins["A"], "wins_B": wins["B"], "unfinished": n - wins["A"] - wins["B"],
+        "win_rate_A": wins["A"] / n if n else None, "win_rate_B": wins["B"] / n if n else None,
+        "length_min": lengths[0] if lengths else None, "length_median": pct(0.5),
+        "length_p90": pct(0.9), "length_max": lengths[-1] if lengths else None,
+    }
