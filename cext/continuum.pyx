@@ -187,26 +187,61 @@ cdef bint is_goal(uint64_t key, uint32_t colours) noexcept nogil:
 
 
 cdef int heuristic(uint64_t key, uint32_t own, int mode) noexcept nogil:
-    """An admissible, consistent bound on the primary cost to the goal.
-    mode 0 (pips, no kings): the pips of own pyramids on the wrong side (each
-    must take part in a switch, which costs the sum of both values).
-    mode 1 (moves): own pyramids wrong on the West side (one switch crosses one
-    each way).  mode 2 (pips with kings): 0, since a king crosses for free."""
-    cdef int nwest = <int>(key >> 60)
-    cdef int k, pid, total = 0, side, goal
+    """An admissible bound on the primary cost to the goal; only pyramids in
+    ``own`` move.  Each move's cost is shared out to the pyramids it moves, and
+    each own pyramid ``p`` is given a lower bound on its share:
+
+    * on the wrong side: one switch (``value(p)``); and, when some stack
+      between its stack and the continuum holds a pyramid that never moves
+      (so its stack can never touch the continuum), one step before that
+      switch (``value(p)`` again);
+    * on its goal side, with anything but its own tree's larger pyramids
+      beneath it (S needs L M, M needs L, L nothing): one move (``value(p)``),
+      since what lies under a pyramid changes only when it moves.
+
+    mode 0 (pips, no kings): the sum of those shares.  mode 1 (moves): the own
+    pyramids wrong on the West side (one switch carries one each way) plus the
+    blocked ones (each a separate one-space step).  mode 2 (pips with kings):
+    0, since a king moves pyramids for free."""
+    cdef Lay L
+    cdef int s, i, j, a, pid, total = 0, goal, c, ok, blocked
+    cdef int fixed[2][12]
     if mode == 2:
         return 0
-    for k in range(MAXP):
-        pid = <int>((key >> (4 * k)) & 15)
-        if not (own >> pid) & 1:
-            continue
-        side = 0 if k < nwest else 1
-        goal = 1 if pid // 3 < 2 else 0
-        if side != goal:
-            if mode == 0:
-                total += value_of(pid)
-            elif side == 0:
-                total += 1
+    decode(key, &L)
+    for s in range(2):
+        for i in range(L.n[s]):
+            fixed[s][i] = 0
+            for j in range(L.h[s][i]):
+                if not (own >> L.p[s][i][j]) & 1:
+                    fixed[s][i] = 1
+    for s in range(2):
+        for i in range(L.n[s]):
+            for j in range(L.h[s][i]):
+                pid = L.p[s][i][j]
+                if not (own >> pid) & 1:
+                    continue
+                c = pid // 3
+                goal = 1 if c < 2 else 0
+                if s != goal:
+                    blocked = 0
+                    if s == 0:
+                        for a in range(i + 1, L.n[0]):
+                            blocked |= fixed[0][a]
+                    else:
+                        for a in range(0, i):
+                            blocked |= fixed[1][a]
+                    if mode == 0:
+                        total += value_of(pid) * (1 + blocked)
+                    else:
+                        total += blocked + (1 if s == 0 else 0)
+                elif mode == 0:
+                    ok = j == 2 - pid % 3
+                    for a in range(j):
+                        if L.p[s][i][a] != c * 3 + 2 - a:
+                            ok = 0
+                    if not ok:
+                        total += value_of(pid)
     return total
 
 
@@ -270,9 +305,11 @@ def count_successors(keys, uint32_t movable, bint kings=False):
 
 
 def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_moves,
-          bint kings, long max_nodes, long max_states):
+          bint kings, long max_nodes, long max_states, int max_step=6):
     """A* over rows from ``start``, moving only pyramids in ``own``, to a row
-    where ``is_goal(colours)`` holds.
+    where ``is_goal(colours)`` holds.  Moves costing more than ``max_step``
+    pips are skipped (5 for the full game: no card is worth 6, so a large-large
+    switch can never be played there).
 
     Cost is lexicographic: (pips, moves) when ``by_moves`` is false, else
     (moves, pips); ``mode`` picks the bound (see ``heuristic``), which is
@@ -353,6 +390,8 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
                 nodes += 1
                 nsucc = gen(tkey[slot], own, kings, okey, ocost, ocode)
                 for a in range(nsucc):
+                    if ocost[a] > max_step:
+                        continue
                     if by_moves:
                         g2 = g + SCALE + ocost[a]
                     else:
@@ -411,3 +450,18 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
         return ("found", None, primary, secondary, path, nodes, states)
     finally:
         free(tkey); free(tg); free(tpar); free(tcode); free(hf); free(hg); free(hidx)
+
+
+def side_masks(uint64_t key):
+    """``(west, singles)``: bit masks of the pyramids on the West side and of
+    the single pyramids (stacks of one), for the full game's quick checks."""
+    cdef int nwest = <int>(key >> 60)
+    cdef int k, pid
+    cdef uint32_t west = 0, singles = 0
+    for k in range(MAXP):
+        pid = <int>((key >> (4 * k)) & 15)
+        if k < nwest:
+            west |= 1u << pid
+        if (key >> (48 + k)) & 1 and (k == MAXP - 1 or (key >> (49 + k)) & 1 or k + 1 == nwest):
+            singles |= 1u << pid
+    return west, singles

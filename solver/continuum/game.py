@@ -13,92 +13,22 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from solver.continuum.cards import card_values, roll, shuffled_deck
-from solver.continuum.pieces import check_player, opponent, own_pyramids
-from solver.continuum.rules import Move, Row, is_won, legal_moves, start_row, three_per_side
-from solver.continuum.rules import apply as apply_move
+from cext import continuum as _c
+from solver.continuum.cards import roll, shuffled_deck
+from solver.continuum.codec import key_row, row_key
+from solver.continuum.options import Option, balanced, card_options
+from solver.continuum.pieces import PLAYER_COLOURS, opponent
+from solver.continuum.rules import Row, start_row
 from solver.errors import InputError
 from solver.rng import SplitMix64, check_seed
 
 DEFAULT_MAX_TURNS = 1000
-
-
-@dataclass(frozen=True)
-class Option:
-    """Playing ``card`` (for ``value`` pips, or its effect) as ``moves``, ending at ``row``."""
-
-    card: str
-    value: int
-    moves: Tuple[Move, ...]
-    row: Row
-    from_discard: bool = False
-    opp_used: bool = False
-
-    def text(self) -> str:
-        src = " (top discard)" if self.from_discard else ""
-        val = f"={self.value}" if self.card == "X" else ""
-        body = " ".join(m.text() for m in self.moves) or ("opponent passes next turn" if self.card[0] == "J" else "-")
-        return f"{self.card}{val}{src}: {body}"
-
-
-def _movable(row: Row, player: str, opp_used: bool) -> FrozenSet[int]:
-    """Own pyramids, plus the opponent's single pyramids unless one moved this turn."""
-    own = own_pyramids(player)
-    if opp_used:
-        return own
-    singles = {st[0] for side in row.sides for st in side if len(st) == 1}
-    return own | (singles - own)
-
-
-def _spend(row: Row, player: str, pips: int, opp_used: bool, out: Dict, path: Tuple[Move, ...],
-           seen: set) -> None:
-    """Every row reachable by spending exactly ``pips`` on one-space moves and switches."""
-    if (row, pips, opp_used) in seen:
-        return
-    seen.add((row, pips, opp_used))
-    if pips == 0:
-        out.setdefault((row, opp_used), path)
-        return
-    own = own_pyramids(player)
-    for m, c in legal_moves(row, _movable(row, player, opp_used)):
-        if c > pips:
-            continue
-        movers = (m.pid,) if m.other is None else (m.pid, m.other)
-        foreign = sum(1 for p in movers if p not in own)
-        if foreign > 1:
-            continue
-        _spend(apply_move(row, m), player, pips - c, opp_used or foreign == 1, out, path + (m,), seen)
-
-
-def card_options(row: Row, player: str, card: str, *, opp_used: bool = False,
-                 from_discard: bool = False) -> List[Option]:
-    """Distinct legal ways to play ``card``; the balance rule is checked after the card."""
-    found: Dict = {}
-    values = card_values(card)
-    out: List[Option] = []
-    if card[0] == "J":
-        return [Option(card, 0, (), row, from_discard, opp_used)]
-    if card[0] == "K":
-        own = own_pyramids(player)
-        for m, _ in legal_moves(row, _movable(row, player, opp_used), kings=True):
-            if m.kind == "king":
-                foreign = (m.pid not in own) + (m.other not in own)
-                if foreign <= 1:
-                    found.setdefault((apply_move(row, m), opp_used or foreign == 1), (m,))
-        values = (0,)
-    for v in values:
-        if card[0] == "K":
-            items = found.items()
-        else:
-            spent: Dict = {}
-            _spend(row, player, v, opp_used, spent, (), set())
-            items = spent.items()
-        for (end, used), moves in items:
-            if three_per_side(end, "A") and three_per_side(end, "B"):
-                out.append(Option(card, v, moves, end, from_discard, used))
-    return out
+#: when the three-per-side rule is checked: at the end of each turn (the rules
+#: page's reading) or after every card (stricter)
+BALANCES = ("turn", "card")
+GOAL_MASK = {p: sum(1 << c for c in PLAYER_COLOURS[p]) for p in "AB"}
 
 
 @dataclass
@@ -119,14 +49,21 @@ class GameRecord:
 class Game:
     """The mutable state of one game: row, hands, piles, pending jack skips."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, *, balance: str = "turn") -> None:
+        if balance not in BALANCES:
+            raise InputError(f"no such balance rule: {balance!r} (expected turn or card)")
+        self.balance = balance
         self.rng = SplitMix64(check_seed(seed))
         self.draw = shuffled_deck(self.rng)      # draw from the front
         self.discard: List[str] = []             # top is the last
         self.hands: Dict[str, List[str]] = {"A": [], "B": []}
         self.skip = {"A": False, "B": False}
-        self.row = start_row()
+        self.key = row_key(start_row())
         self.log: List[str] = []
+
+    @property
+    def row(self) -> Row:
+        return key_row(self.key)
 
     def draw_cards(self, player: str, n: int) -> None:
         for _ in range(n):
@@ -136,14 +73,31 @@ class Game:
                 return
             self.hands[player].append(self.draw.pop(0))
 
-    def options(self, player: str, opp_used: bool, *, take_discard: bool) -> List[Option]:
-        opts: List[Option] = []
-        for card in dict.fromkeys(self.hands[player]):
-            opts.extend(card_options(self.row, player, card, opp_used=opp_used))
+    def options(self, player: str, opp_used: bool, *, take_discard: bool, final: bool) -> List[Option]:
+        """Every legal way to play a card now.  ``final``: this play ends the
+        turn, so (with the per-turn balance rule) it must leave both players 3
+        per side; an earlier play may unbalance the row only if another card
+        still in hand can then restore the balance."""
+        hand = self.hands[player]
+        per_card = self.balance == "card"
+        cands: List[Option] = []
+        for card in dict.fromkeys(hand):
+            cands.extend(card_options(self.key, player, card, opp_used=opp_used,
+                                      need_balance=per_card or final))
         top = self.discard[-1] if self.discard else None
-        if take_discard and top is not None and top[0] not in "JQ" and self.hands[player]:
-            opts.extend(card_options(self.row, player, top, opp_used=opp_used, from_discard=True))
-        return opts
+        if take_discard and top is not None and top[0] not in "JQ" and hand:
+            cands.extend(card_options(self.key, player, top, opp_used=opp_used, from_discard=True,
+                                      need_balance=per_card))
+        if per_card or final:
+            return cands
+        return [o for o in cands if balanced(o.key) or self._restorable(player, o)]
+
+    def _restorable(self, player: str, opt: Option) -> bool:
+        rest = list(self.hands[player])
+        if not opt.from_discard:
+            rest.remove(opt.card)
+        return any(card_options(opt.key, player, c, opp_used=opt.opp_used, need_balance=True)
+                   for c in dict.fromkeys(rest))
 
     def play_option(self, player: str, opt: Option) -> None:
         if opt.from_discard:
@@ -151,14 +105,14 @@ class Game:
         else:
             self.hands[player].remove(opt.card)
         self.discard.append(opt.card)
-        self.row = opt.row
+        self.key = opt.key
         if opt.card[0] == "J":
             self.skip[opponent(player)] = True
         self.log.append(f"{player} plays {opt.text()}")
 
     def winner(self, mover: str) -> Optional[str]:
         for p in (mover, opponent(mover)):
-            if is_won(self.row, p):
+            if _c.goal(self.key, GOAL_MASK[p]):
                 return p
         return None
 
@@ -179,7 +133,7 @@ def play_turn(game: Game, player: str, policies: Dict) -> Optional[str]:
         must = 1
     plays, opp_used, took = 0, False, False
     while plays < must and game.hands[player]:
-        opts = game.options(player, opp_used, take_discard=not took)
+        opts = game.options(player, opp_used, take_discard=not took, final=plays + 1 == must)
         if opts:
             opt = opts[policies[player].choose(game, player, opts)]
             game.play_option(player, opt)
@@ -200,15 +154,12 @@ def play_turn(game: Game, player: str, policies: Dict) -> Optional[str]:
             plays += 1
             continue
         game.log.append(f"{player} passes")
-        lent = [(c, o) for c in dict.fromkeys(game.hands[player])
-                for o in card_options(game.row, opp, c)]
-        if lent:
-            card, _ = lent[0]
-            opts = [o for _, o in lent]
+        opts = [o for c in dict.fromkeys(game.hands[player]) for o in card_options(game.key, opp, c)]
+        if opts:
             opt = opts[policies[opp].choose(game, opp, opts)]
             game.hands[player].remove(opt.card)
             game.discard.append(opt.card)
-            game.row = opt.row
+            game.key = opt.key
             if opt.card[0] == "J":
                 game.skip[player] = True
             game.log.append(f"{opp} uses {player}'s {opt.text()}")
@@ -220,12 +171,12 @@ def play_turn(game: Game, player: str, policies: Dict) -> Optional[str]:
 
 
 def play_game(seed: int, *, policies: Tuple[str, str] = ("puzzle", "puzzle"),
-              max_turns: int = DEFAULT_MAX_TURNS) -> GameRecord:
+              max_turns: int = DEFAULT_MAX_TURNS, balance: str = "turn") -> GameRecord:
     """Play game ``seed`` between two named policies (A first); see policy.py."""
     from solver.continuum.policy import make_policy
     if max_turns < 1:
         raise InputError("max_turns must be at least 1")
-    game = Game(seed)
+    game = Game(seed, balance=balance)
     pols = {"A": make_policy(policies[0]), "B": make_policy(policies[1])}
     player, winner, turns = "A", None, 0
     while turns < max_turns:

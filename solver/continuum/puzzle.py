@@ -38,26 +38,43 @@ def bound_mode(cost: str, kings: bool) -> int:
 
 
 def bound(row: Row, player: str, mode: int) -> int:
-    """A lower bound on the primary cost: every own pyramid on the wrong side
-    must take part in a switch, and a switch costs the sum of both values and
-    carries one pyramid each way.  A king crosses for 0 pips (mode 2: no bound)."""
+    """A lower bound on the primary cost (the compiled ``heuristic``'s twin).
+
+    Each move's cost is shared out to the pyramids it moves.  An own pyramid
+    on the wrong side takes part in a switch (its value); if a stack between it
+    and the continuum holds an opponent's pyramid (which never moves), its
+    stack can never reach the continuum, so it first steps once (its value
+    again).  An own pyramid on its goal side with anything but its tree's
+    larger pyramids beneath must move (its value): what lies under a pyramid
+    changes only when it moves.  Mode 0 sums these pips; mode 1 counts moves
+    (own pyramids wrong on the West, one per switch, plus the blocked steps);
+    mode 2 (kings, which move for free) is 0."""
     if mode == 2:
         return 0
     own = own_pyramids(player)
     total = 0
     for s, side in enumerate(row.sides):
-        for stack in side:
-            for p in stack:
-                if p in own and GOAL_SIDE[p // 3] != s:
-                    total += value(p) if mode == 0 else (1 if s == WEST else 0)
+        fixed = [any(p not in own for p in stack) for stack in side]
+        for i, stack in enumerate(side):
+            for j, p in enumerate(stack):
+                if p not in own:
+                    continue
+                c = p // 3
+                if GOAL_SIDE[c] != s:
+                    between = fixed[i + 1:] if s == WEST else fixed[:i]
+                    blocked = int(any(between))
+                    total += value(p) * (1 + blocked) if mode == 0 else blocked + (s == WEST)
+                elif mode == 0 and list(stack[:j]) != [c * 3 + 2 - a for a in range(2 - p % 3)]:
+                    total += value(p)
     return total
 
 
 def reference_solve(row: Row, *, player: str, cost: str = "pips", kings: bool = False,
-                    max_nodes: int = 2_000_000) -> Optional[Tuple[int, int, List[Move]]]:
+                    max_nodes: int = 2_000_000, max_step: int = 6) -> Optional[Tuple[int, int, List[Move]]]:
     """``(pips, moves, plan)`` of an optimal exchange, ``None`` if none exists.
 
-    Raises RuntimeError when ``max_nodes`` expansions run out (the reference has
+    Moves costing more than ``max_step`` pips are skipped.  Raises RuntimeError
+    when ``max_nodes`` expansions run out (the reference has
     no verdict of its own: it is here to check the compiled search)."""
     player = check_player(player)
     check_cost(cost)
@@ -85,6 +102,8 @@ def reference_solve(row: Row, *, player: str, cost: str = "pips", kings: bool = 
             raise RuntimeError("reference search ran out of nodes")
         nodes += 1
         for m, c, r2 in successors(r, own, kings=kings):
+            if c > max_step:
+                continue
             g2 = (g[0] + 1, g[1] + c) if by_moves else (g[0] + c, g[1] + 1)
             if r2 in best and best[r2] <= g2:
                 continue
