@@ -186,25 +186,27 @@ cdef bint is_goal(uint64_t key, uint32_t colours) noexcept nogil:
     return True
 
 
-cdef int heuristic(uint64_t key, uint32_t own, int mode) noexcept nogil:
-    """An admissible bound on the primary cost to the goal; only pyramids in
-    ``own`` move.  Each move's cost is shared out to the pyramids it moves, and
+cdef int heuristic(uint64_t key, uint32_t own, uint32_t movable, int mode) noexcept nogil:
+    """An admissible bound on the primary cost to the goal for the pyramids in
+    ``own``; only pyramids in ``movable`` (which holds ``own``) move.  Each move's cost is shared out to the pyramids it moves, and
     each own pyramid ``p`` is given a lower bound on its share:
 
     * on the wrong side: one switch (``value(p)``); and, when some stack
-      between its stack and the continuum holds a pyramid that never moves
+      between its stack and the continuum holds a pyramid not in ``movable``
       (so its stack can never touch the continuum), one step before that
       switch (``value(p)`` again);
     * on its goal side, with anything but its own tree's larger pyramids
       beneath it (S needs L M, M needs L, L nothing): one move (``value(p)``),
-      since what lies under a pyramid changes only when it moves.
+      since what lies under a pyramid changes only when it moves;
+    * and every other pyramid above an own pyramid that must move (one of the
+      two cases above) must step off it first (its value; pips mode only).
 
     mode 0 (pips, no kings): the sum of those shares.  mode 1 (moves): the own
     pyramids wrong on the West side (one switch carries one each way) plus the
     blocked ones (each a separate one-space step).  mode 2 (pips with kings):
     0, since a king moves pyramids for free."""
     cdef Lay L
-    cdef int s, i, j, a, pid, total = 0, goal, c, ok, blocked
+    cdef int s, i, j, a, pid, total = 0, goal, c, ok, blocked, low
     cdef int fixed[2][12]
     if mode == 2:
         return 0
@@ -213,17 +215,22 @@ cdef int heuristic(uint64_t key, uint32_t own, int mode) noexcept nogil:
         for i in range(L.n[s]):
             fixed[s][i] = 0
             for j in range(L.h[s][i]):
-                if not (own >> L.p[s][i][j]) & 1:
+                if not (movable >> L.p[s][i][j]) & 1:
                     fixed[s][i] = 1
     for s in range(2):
         for i in range(L.n[s]):
+            low = 99
             for j in range(L.h[s][i]):
                 pid = L.p[s][i][j]
                 if not (own >> pid) & 1:
+                    if mode == 0 and j > low:
+                        total += value_of(pid)
                     continue
                 c = pid // 3
                 goal = 1 if c < 2 else 0
                 if s != goal:
+                    if j < low:
+                        low = j
                     blocked = 0
                     if s == 0:
                         for a in range(i + 1, L.n[0]):
@@ -235,13 +242,16 @@ cdef int heuristic(uint64_t key, uint32_t own, int mode) noexcept nogil:
                         total += value_of(pid) * (1 + blocked)
                     else:
                         total += blocked + (1 if s == 0 else 0)
-                elif mode == 0:
+                else:
                     ok = j == 2 - pid % 3
                     for a in range(j):
                         if L.p[s][i][a] != c * 3 + 2 - a:
                             ok = 0
                     if not ok:
-                        total += value_of(pid)
+                        if j < low:
+                            low = j
+                        if mode == 0:
+                            total += value_of(pid)
     return total
 
 
@@ -288,8 +298,8 @@ def goal(uint64_t key, uint32_t colours):
     return is_goal(key, colours)
 
 
-def bound(uint64_t key, uint32_t own, int mode):
-    return heuristic(key, own, mode)
+def bound(uint64_t key, uint32_t own, int mode, movable=None):
+    return heuristic(key, own, own if movable is None else movable, mode)
 
 
 def count_successors(keys, uint32_t movable, bint kings=False):
@@ -305,7 +315,8 @@ def count_successors(keys, uint32_t movable, bint kings=False):
 
 
 def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_moves,
-          bint kings, long max_nodes, long max_states, int max_step=6):
+          bint kings, long max_nodes, long max_states, int max_step=6, movable=None,
+          int weight=1):
     """A* over rows from ``start``, moving only pyramids in ``own``, to a row
     where ``is_goal(colours)`` holds.  Moves costing more than ``max_step``
     pips are skipped (5 for the full game: no card is worth 6, so a large-large
@@ -324,6 +335,7 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
     (``limit`` names which).  ``max_states`` also bounds memory: about
     ``64 * max_states`` bytes.
     """
+    cdef uint32_t mov = own if movable is None else movable
     cdef long cap = 1024
     while cap < 2 * max_states:
         cap *= 2
@@ -357,7 +369,7 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
             slot = <long>(mix(start) & mask)
             tkey[slot] = start; tg[slot] = 0; tpar[slot] = -1; tcode[slot] = -1
             states = 1
-            hf[0] = <int64_t>heuristic(start, own, mode) * SCALE; hg[0] = 0; hidx[0] = <int32_t>slot
+            hf[0] = <int64_t>heuristic(start, own, mov, mode) * SCALE * weight; hg[0] = 0; hidx[0] = <int32_t>slot
             hn = 1
             while hn > 0:
                 # pop the minimum (f, then g)
@@ -388,7 +400,7 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
                     status = 2
                     break
                 nodes += 1
-                nsucc = gen(tkey[slot], own, kings, okey, ocost, ocode)
+                nsucc = gen(tkey[slot], mov, kings, okey, ocost, ocode)
                 for a in range(nsucc):
                     if ocost[a] > max_step:
                         continue
@@ -420,7 +432,7 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
                             if hf == NULL or hg == NULL or hidx == NULL:
                                 raise MemoryError()
                     # push, sifting up
-                    tf = g2 + <int64_t>heuristic(okey[a], own, mode) * SCALE
+                    tf = g2 + <int64_t>heuristic(okey[a], own, mov, mode) * SCALE * weight
                     i = hn
                     hn += 1
                     while i > 0:

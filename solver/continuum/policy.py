@@ -28,37 +28,59 @@ class RandomPolicy:
         return ("pass", -1) if k == len(hand) else ("discard", k)
 
 
+def entangled(key: int, player: str) -> int:
+    """The mask of the relaxed puzzle: own pyramids and every pyramid sharing a
+    stack with one of them (so a buried pyramid of ours can be dug out)."""
+    own = mask(own_pyramids(player))
+    out = own
+    for side in _c.decode_key(key):
+        for stack in side:
+            m = mask(stack)
+            if m & own:
+                out |= m
+    return out
+
+
 #: the largest card is worth 5 pips, so the game's plans skip 6-pip switches
 GAME_MAX_STEP = 5
+ALL = (1 << 12) - 1
 
 
 class DistanceTable:
-    """Exact remaining pips of the exchange puzzle (opponent frozen, moves of
-    at most 5 pips), keyed by ``(row key, player)``, in a bounded dict.
+    """Remaining pips of the exchange puzzle along a plan, for the strong
+    policy: keyed by ``(row key, player, level)`` in a bounded dict.
 
-    One compiled A* from a row gives the exact distance of every row on its
-    optimal plan (a suffix of an optimal plan is optimal), so those are stored
-    too.  When the table is full it is cleared; an unsolved row (a limit hit)
-    is stored as ``None``."""
+    Level 0 is the puzzle with the opponent frozen; level 1 lets the
+    opponent's pyramids that share a stack with ours move too (a buried
+    pyramid must be dug out); level 2 lets every pyramid move.  Moves cost at
+    most 5 pips (no card is worth 6).  The compiled search is weighted A*
+    (``weight`` 2: the plan costs at most twice the minimum, and needs a few
+    hundred expansions instead of tens of thousands); ``weight=1`` makes it
+    exact.  One search gives the remaining cost of every row on its plan, so
+    those are stored too.  When the table is full it is cleared; a search that
+    finds nothing stores ``None``."""
 
-    def __init__(self, *, max_entries: int = 200_000, max_nodes: int = 100_000,
-                 max_states: int = 100_000) -> None:
-        self.max_entries, self.max_nodes, self.max_states = max_entries, max_nodes, max_states
-        self.table: Dict[Tuple[int, str], Optional[int]] = {}
-        self.plans: Dict[Tuple[int, str], List[int]] = {}
+    def __init__(self, *, weight: int = 2, relaxed_extra: int = 2, max_entries: int = 200_000,
+                 max_nodes: int = 20_000, max_states: int = 20_000) -> None:
+        self.weight, self.relaxed_extra, self.max_entries = weight, relaxed_extra, max_entries
+        self.max_nodes, self.max_states = max_nodes, max_states
+        self.table: Dict[Tuple[int, str, int], Optional[int]] = {}
+        self.plans: Dict[Tuple[int, str, int], List[int]] = {}
         self.solves = 0
 
-    def plan(self, key: int, player: str) -> List[int]:
-        """The row keys along an optimal plan from ``key`` (``key`` first), or []."""
-        k = (key, player)
+    def plan(self, key: int, player: str, level: int = 0) -> List[int]:
+        """The row keys along a plan from ``key`` (``key`` first), or []."""
+        k = (key, player, level)
         if k not in self.plans:
             if len(self.table) >= self.max_entries:
                 self.table.clear()
                 self.plans.clear()
             self.solves += 1
+            movable = (None, entangled(key, player), ALL)[level]
             status, _, pips, _, path, _, _ = _c.astar(
                 key, mask(own_pyramids(player)), mask(PLAYER_COLOURS[player]), 0, False, False,
-                self.max_nodes, self.max_states, GAME_MAX_STEP)
+                self.max_nodes, self.max_states, GAME_MAX_STEP, movable,
+                self.weight + self.relaxed_extra * (level > 0))
             if status != "found":
                 self.table[k] = None
                 self.plans[k] = []
@@ -67,15 +89,35 @@ class DistanceTable:
             self.table[k] = left
             for key2, code in path:
                 left -= code_pips(code)
-                self.table[(key2, player)] = left
+                self.table[(key2, player, level)] = left
                 keys.append(key2)
             self.plans[k] = keys
         return self.plans[k]
 
-    def distance(self, key: int, player: str) -> Optional[int]:
-        if (key, player) not in self.table:
-            self.plan(key, player)
-        return self.table[(key, player)]
+    def distance(self, key: int, player: str, level: int = 0) -> Optional[int]:
+        if (key, player, level) not in self.table:
+            self.plan(key, player, level)
+        return self.table[(key, player, level)]
+
+
+def frozen_possible(key: int, player: str) -> bool:
+    """False when the frozen puzzle surely has no answer: the player lacks 3
+    pyramids per side (own switches keep the counts), or an opponent's pyramid
+    lies on one of theirs (that pyramid can never move, and no tree stack may
+    hold a foreign pyramid)."""
+    own = mask(own_pyramids(player))
+    west, _ = _c.side_masks(key)
+    if bin(west & own).count("1") != 3:
+        return False
+    for side in _c.decode_key(key):
+        for stack in side:
+            seen_own = False
+            for p in stack:
+                if (own >> p) & 1:
+                    seen_own = True
+                elif seen_own:
+                    return False
+    return True
 
 
 #: shared by every puzzle policy in the process (the start row's plan is reused)
@@ -83,18 +125,19 @@ DISTANCES = DistanceTable()
 
 
 class PuzzlePolicy:
-    """Follow the exchange puzzle's optimal plan (opponent frozen, moves of at
-    most 5 pips since no card is worth more).
+    """Follow the exchange puzzle's plan (moves of at most 5 pips, since no
+    card is worth more); see :class:`DistanceTable`.
 
-    Each choice solves the puzzle from the current row (cached, see
-    :class:`DistanceTable`).  An option ending on a row of that plan scores its
-    exact remaining pips, so the policy plays as far along the plan as the card
-    allows (wasting leftover pips on a step and back when needed).  When no
-    option reaches the plan, the ``fallback`` options with the lowest bound are
-    solved exactly and the best is played.  A jack (the opponent loses a turn)
-    scores as ``jack_bonus`` pips of progress.  Ties: the option leaving the
-    opponent's bound highest, then the first.  When stuck it discards (queen
-    first, then king, jack, then the lowest card), never passes.
+    Each choice plans from the current row with the opponent frozen; when the
+    opponent blocks every exchange (one of their pyramids buries one of ours,
+    or our balance is broken mid-turn) it plans at level 1, then 2.  An option
+    ending on a row of that plan scores its remaining pips, so the policy plays
+    as far along the plan as the card allows (leftover pips go on a step and
+    back).  When no option reaches the plan, the ``fallback`` options with the
+    lowest bound are planned too and the best is played.  A jack (the opponent
+    loses a turn) scores as ``jack_bonus`` pips of progress.  Ties: the option
+    leaving the opponent's bound highest, then the first.  When stuck it
+    discards (queen first, then king, jack, then the lowest card), never passes.
     """
 
     name = "puzzle"
@@ -106,20 +149,21 @@ class PuzzlePolicy:
         self.jack_bonus = jack_bonus
 
     def choose(self, game, player: str, options: List) -> int:
-        opp = opponent(player)
-        plan = self.table.plan(game.key, player)
-        on_plan = {k: i for i, k in enumerate(plan)}
-        d0 = self.table.distance(game.key, player)
-        own, theirs = mask(own_pyramids(player)), mask(own_pyramids(opp))
-        best, best_score = 0, None
-        reached = [o for o in options if o.key in on_plan]
-        if not reached and d0 is not None:
-            ranked = sorted(set(o.key for o in options), key=lambda k: _c.bound(k, own, 0))
+        own, theirs = mask(own_pyramids(player)), mask(own_pyramids(opponent(player)))
+        for level in range(0 if frozen_possible(game.key, player) else 1, 3):
+            plan = self.table.plan(game.key, player, level)
+            if plan:
+                break
+        on_plan = set(plan)
+        movable = (None, entangled(game.key, player), ALL)[level]
+        if plan and not any(o.key in on_plan for o in options):
+            ranked = sorted(set(o.key for o in options), key=lambda k: _c.bound(k, own, 0, movable))
             for k in ranked[:self.fallback]:
-                self.table.distance(k, player)
+                self.table.distance(k, player, level)
+        best, best_score = 0, None
         for i, o in enumerate(options):
-            d = self.table.table.get((o.key, player))
-            mine = d if d is not None else 1000 + _c.bound(o.key, own, 0)
+            d = self.table.table.get((o.key, player, level))
+            mine = d if d is not None else 1000 + _c.bound(o.key, own, 0, movable)
             if o.card[0] == "J":
                 mine -= self.jack_bonus
             score = (mine, -_c.bound(o.key, theirs, 0))

@@ -15,7 +15,7 @@ computes (see :func:`bound`).
 from __future__ import annotations
 
 import heapq
-from typing import List, Optional, Tuple
+from typing import FrozenSet, List, Optional, Tuple
 
 from solver.continuum.pieces import GOAL_SIDE, PLAYER_COLOURS, WEST, check_player, own_pyramids, value
 from solver.continuum.rules import Move, Row, is_won, successors
@@ -37,35 +37,44 @@ def bound_mode(cost: str, kings: bool) -> int:
     return 2 if kings else 0
 
 
-def bound(row: Row, player: str, mode: int) -> int:
+def bound(row: Row, player: str, mode: int, movable: Optional[FrozenSet[int]] = None) -> int:
     """A lower bound on the primary cost (the compiled ``heuristic``'s twin).
 
     Each move's cost is shared out to the pyramids it moves.  An own pyramid
     on the wrong side takes part in a switch (its value); if a stack between it
-    and the continuum holds an opponent's pyramid (which never moves), its
+    and the continuum holds a pyramid not in ``movable`` (default: the
+    player's own, so the opponent's never move), its
     stack can never reach the continuum, so it first steps once (its value
     again).  An own pyramid on its goal side with anything but its tree's
     larger pyramids beneath must move (its value): what lies under a pyramid
-    changes only when it moves.  Mode 0 sums these pips; mode 1 counts moves
+    changes only when it moves; and any other pyramid above an own pyramid that
+    must move has to step off first (its value).  Mode 0 sums these pips; mode 1 counts moves
     (own pyramids wrong on the West, one per switch, plus the blocked steps);
     mode 2 (kings, which move for free) is 0."""
     if mode == 2:
         return 0
     own = own_pyramids(player)
+    movable = own if movable is None else movable
     total = 0
     for s, side in enumerate(row.sides):
-        fixed = [any(p not in own for p in stack) for stack in side]
+        fixed = [any(p not in movable for p in stack) for stack in side]
         for i, stack in enumerate(side):
+            low = None                 # the lowest own pyramid of this stack that must move
             for j, p in enumerate(stack):
                 if p not in own:
+                    if mode == 0 and low is not None:
+                        total += value(p)
                     continue
                 c = p // 3
                 if GOAL_SIDE[c] != s:
                     between = fixed[i + 1:] if s == WEST else fixed[:i]
                     blocked = int(any(between))
                     total += value(p) * (1 + blocked) if mode == 0 else blocked + (s == WEST)
-                elif mode == 0 and list(stack[:j]) != [c * 3 + 2 - a for a in range(2 - p % 3)]:
-                    total += value(p)
+                elif list(stack[:j]) != [c * 3 + 2 - a for a in range(2 - p % 3)]:
+                    total += value(p) if mode == 0 else 0
+                else:
+                    continue
+                low = j if low is None else low
     return total
 
 
