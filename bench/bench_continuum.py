@@ -1,10 +1,25 @@
 """Continuum speed: compiled against pure Python in the same run.
 
 python -m pytest -q bench/bench_continuum.py
+
+The strong-vs-strong sweep (the closing note's first-seat win rate) runs only
+when asked, with the number of games (seeds 0..N-1) in an environment variable;
+it prints one JSON summary and writes it to CONTINUUM_SWEEP_OUT if set:
+
+CONTINUUM_SWEEP=10000 python -m pytest -q -s bench/bench_continuum.py -k sweep
 """
+import json
+import os
+import sys
+import time
+
+import pytest
+
 from cext import continuum as C
 from solver.continuum.codec import row_key
-from solver.continuum.game import play_game
+from solver.continuum.codec import key_row
+from solver.continuum.game import play_game, summarise
+from solver.continuum.options import card_options, reference_card_options
 from solver.continuum.pieces import own_pyramids
 from solver.continuum.rules import apply, legal_moves, start_row, successors
 from solver.continuum.search import mask, solve_puzzle
@@ -47,3 +62,51 @@ def test_puzzle_start_moves(benchmark):
 def test_playouts_random(benchmark):
     benchmark.pedantic(lambda: [play_game(s, policies=("random", "random"), max_turns=200)
                                 for s in range(3)], rounds=1, iterations=1)
+
+
+def test_card_options_reference(benchmark):
+    benchmark(lambda: sum(len(reference_card_options(r, "A", "5h")) for r in ROWS[:40]))
+
+
+def test_card_options_compiled(benchmark):
+    benchmark(lambda: sum(len(card_options(k, "A", "5h")) for k in KEYS[:40]))
+
+
+def test_playouts_strong(benchmark):
+    benchmark.pedantic(lambda: [play_game(s, policies=("puzzle", "puzzle")) for s in range(20)],
+                       rounds=1, iterations=1)
+
+
+def sweep(games: int, *, policies=("puzzle", "puzzle")) -> dict:
+    """Seeds 0..games-1 with the given policies; the summary plus timing."""
+    t0 = time.perf_counter()
+    records = []
+    for s in range(games):
+        rec = play_game(s, policies=policies)
+        rec.log = []
+        records.append(rec)
+    out = summarise(records)
+    out["seconds"] = round(time.perf_counter() - t0, 1)
+    out["games_per_second"] = round(games / out["seconds"], 2)
+    hist = {}
+    for r in records:
+        if r.winner:
+            b = min(r.turns // 10 * 10, 200)
+            hist[b] = hist.get(b, 0) + 1
+    out["length_histogram_by_10"] = {f"{b}-{b + 9}" if b < 200 else "200+": hist[b] for b in sorted(hist)}
+    return out
+
+
+@pytest.mark.skipif(not os.environ.get("CONTINUUM_SWEEP"), reason="set CONTINUUM_SWEEP=N to run")
+def test_sweep_strong_vs_strong():
+    out = sweep(int(os.environ["CONTINUUM_SWEEP"]))
+    text = json.dumps(out)
+    print(text)
+    if os.environ.get("CONTINUUM_SWEEP_OUT"):
+        with open(os.environ["CONTINUUM_SWEEP_OUT"], "w") as f:
+            f.write(text + "\n")
+    assert out["games"] == int(os.environ["CONTINUUM_SWEEP"])
+
+
+if __name__ == "__main__":
+    print(json.dumps(sweep(int(sys.argv[1]) if len(sys.argv) > 1 else 100)))

@@ -16,7 +16,7 @@ same, so the differential tests compare lists, not sets.
 """
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t, int8_t, uint8_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 DEF MAXP = 12
 DEF MAXSUCC = 80
@@ -314,6 +314,15 @@ def count_successors(keys, uint32_t movable, bint kings=False):
     return total
 
 
+# the state table, kept between searches (re-allocating megabytes per search
+# costs more than a short search); it grows to the largest size asked for
+cdef uint64_t *_tkey = NULL
+cdef int64_t *_tg = NULL
+cdef int32_t *_tpar = NULL
+cdef int32_t *_tcode = NULL
+cdef long _tcap = 0
+
+
 def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_moves,
           bint kings, long max_nodes, long max_states, int max_step=6, movable=None,
           int weight=1):
@@ -333,7 +342,7 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
     expanded without a goal (a proof that none is reachable); ``"limit"`` when
     ``max_nodes`` expansions or ``max_states`` stored rows ran out first
     (``limit`` names which).  ``max_states`` also bounds memory: about
-    ``64 * max_states`` bytes.
+    ``64 * max_states`` bytes, kept for the next search (not re-entrant).
     """
     cdef uint32_t mov = own if movable is None else movable
     cdef long cap = 1024
@@ -341,10 +350,23 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
         cap *= 2
     cdef uint64_t mask = cap - 1
     cdef uint64_t EMPTY = <uint64_t>0xFFFFFFFFFFFFFFFFULL
-    cdef uint64_t *tkey = <uint64_t *>malloc(cap * sizeof(uint64_t))
-    cdef int64_t *tg = <int64_t *>malloc(cap * sizeof(int64_t))
-    cdef int32_t *tpar = <int32_t *>malloc(cap * sizeof(int32_t))
-    cdef int32_t *tcode = <int32_t *>malloc(cap * sizeof(int32_t))
+    cdef uint64_t *tkey
+    cdef int64_t *tg
+    cdef int32_t *tpar
+    cdef int32_t *tcode
+    global _tkey, _tg, _tpar, _tcode, _tcap
+    if cap > _tcap:
+        free(_tkey); free(_tg); free(_tpar); free(_tcode)
+        _tkey = <uint64_t *>malloc(cap * sizeof(uint64_t))
+        _tg = <int64_t *>malloc(cap * sizeof(int64_t))
+        _tpar = <int32_t *>malloc(cap * sizeof(int32_t))
+        _tcode = <int32_t *>malloc(cap * sizeof(int32_t))
+        _tcap = cap
+        if _tkey == NULL or _tg == NULL or _tpar == NULL or _tcode == NULL:
+            free(_tkey); free(_tg); free(_tpar); free(_tcode)
+            _tkey = NULL; _tg = NULL; _tpar = NULL; _tcode = NULL; _tcap = 0
+            raise MemoryError()
+    tkey, tg, tpar, tcode = _tkey, _tg, _tpar, _tcode
     cdef long hcap = 4096, hn = 0
     cdef int64_t *hf = <int64_t *>malloc(hcap * sizeof(int64_t))
     cdef int64_t *hg = <int64_t *>malloc(hcap * sizeof(int64_t))
@@ -358,9 +380,8 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
     cdef int64_t g, g2, f, tf, tgv
     cdef int32_t ti
     cdef int primary, secondary
-    if (tkey == NULL or tg == NULL or tpar == NULL or tcode == NULL
-            or hf == NULL or hg == NULL or hidx == NULL):
-        free(tkey); free(tg); free(tpar); free(tcode); free(hf); free(hg); free(hidx)
+    if hf == NULL or hg == NULL or hidx == NULL:
+        free(hf); free(hg); free(hidx)
         raise MemoryError()
     try:
         with nogil:
@@ -461,7 +482,7 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
             return ("found", None, secondary, primary, path, nodes, states)
         return ("found", None, primary, secondary, path, nodes, states)
     finally:
-        free(tkey); free(tg); free(tpar); free(tcode); free(hf); free(hg); free(hidx)
+        free(hf); free(hg); free(hidx)
 
 
 def side_masks(uint64_t key):
@@ -477,3 +498,136 @@ def side_masks(uint64_t key):
         if (key >> (48 + k)) & 1 and (k == MAXP - 1 or (key >> (49 + k)) & 1 or k + 1 == nwest):
             singles |= 1u << pid
     return west, singles
+
+
+# ------------------------------------------------------- the full game's cards
+
+DEF SEEN_CAP = 8192        # visited (row, pips left, opponent flag) per card; half may fill
+DEF OUT_CAP = 2048         # distinct end rows per card
+
+cdef struct Spend:
+    uint32_t own
+    uint64_t seen_key[SEEN_CAP]
+    uint8_t seen_aux[SEEN_CAP]   # 0 empty, else 1 + 2 * pips + used
+    int nseen
+    uint64_t okey[OUT_CAP]
+    uint8_t oused[OUT_CAP]
+    int32_t ocodes[OUT_CAP][5]
+    uint8_t olen[OUT_CAP]
+    int nout
+    int overflow
+    int32_t path[5]
+
+
+cdef Spend _S               # one enumeration at a time (the module is not re-entrant here)
+
+
+cdef inline int popcount12(uint32_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef uint32_t singles_of(uint64_t key) noexcept nogil:
+    """The mask of single pyramids (stacks of one)."""
+    cdef int nwest = <int>(key >> 60)
+    cdef int k
+    cdef uint32_t singles = 0
+    for k in range(MAXP):
+        if (key >> (48 + k)) & 1 and (k == MAXP - 1 or (key >> (49 + k)) & 1 or k + 1 == nwest):
+            singles |= 1u << <int>((key >> (4 * k)) & 15)
+    return singles
+
+
+cdef bint seen_add(Spend *S, uint64_t key, int pips, int used) noexcept nogil:
+    """Insert (key, pips, used) into the visited set; False if already there
+    (or the set is half full, which sets ``overflow``)."""
+    cdef uint8_t aux = <uint8_t>(1 + 2 * pips + used)
+    cdef int slot = <int>(mix(key + <uint64_t>aux) & (SEEN_CAP - 1))
+    while S.seen_aux[slot] != 0:
+        if S.seen_key[slot] == key and S.seen_aux[slot] == aux:
+            return False
+        slot = (slot + 1) & (SEEN_CAP - 1)
+    if S.nseen * 2 >= SEEN_CAP:
+        S.overflow = 1
+        return False
+    S.seen_key[slot] = key
+    S.seen_aux[slot] = aux
+    S.nseen += 1
+    return True
+
+
+cdef void spend_rec(Spend *S, uint64_t key, int pips, int used, int depth) noexcept nogil:
+    """Depth-first over move sequences, in the successor order; a state seen
+    before (same row, pips left, flag) is not explored again."""
+    cdef uint64_t okey[MAXSUCC]
+    cdef int ocost[MAXSUCC]
+    cdef int ocode[MAXSUCC]
+    cdef int n, a, i, foreign, kind
+    cdef uint32_t movable
+    if S.overflow or not seen_add(S, key, pips, used):
+        return
+    if pips == 0:
+        if S.nout >= OUT_CAP:
+            S.overflow = 1
+            return
+        S.okey[S.nout] = key
+        S.oused[S.nout] = used
+        S.olen[S.nout] = depth
+        for i in range(depth):
+            S.ocodes[S.nout][i] = S.path[i]
+        S.nout += 1
+        return
+    movable = S.own
+    if not used:
+        movable |= singles_of(key)
+    n = gen(key, movable, False, okey, ocost, ocode)
+    for a in range(n):
+        if ocost[a] > pips:
+            continue
+        kind = ocode[a] >> 8
+        foreign = 0 if (S.own >> ((ocode[a] >> 4) & 15)) & 1 else 1
+        if kind == 2 and not (S.own >> (ocode[a] & 15)) & 1:
+            foreign += 1
+        if foreign > 1:
+            continue
+        S.path[depth] = ocode[a]
+        spend_rec(S, okey[a], pips - ocost[a], 1 if (used or foreign == 1) else 0, depth + 1)
+
+
+def spend(uint64_t key, uint32_t own, int pips, bint used, uint32_t mask_a, uint32_t mask_b,
+          bint need_balance):
+    """Every distinct ``(end key, opponent flag)`` reachable by spending exactly
+    ``pips`` (1-5) on one-space moves and switches of pyramids in ``own``,
+    plus at most one opponent single per turn (``used``: one has moved).
+    Returns ``[(end_key, used, codes), ...]`` in first-found order (the
+    reference ``options._spend`` explores in the same order), keeping only rows
+    where both players (masks ``mask_a``, ``mask_b``) have 3 per side when
+    ``need_balance``.  Raises OverflowError if the fixed tables fill up."""
+    cdef Spend *S = &_S
+    cdef int i, k, nwest
+    cdef uint32_t west
+    if pips < 1 or pips > 5:
+        raise ValueError("pips must be 1-5")
+    memset(S.seen_aux, 0, SEEN_CAP)
+    S.nseen = 0
+    S.nout = 0
+    S.overflow = 0
+    S.own = own
+    with nogil:
+        spend_rec(S, key, pips, 1 if used else 0, 0)
+    if S.overflow:
+        raise OverflowError("card enumeration tables overflowed")
+    out = []
+    for i in range(S.nout):
+        if need_balance:
+            west = 0
+            nwest = <int>(S.okey[i] >> 60)
+            for k in range(nwest):
+                west |= 1u << <int>((S.okey[i] >> (4 * k)) & 15)
+            if popcount12(west & mask_a) != 3 or popcount12(west & mask_b) != 3:
+                continue
+        out.append((S.okey[i], bool(S.oused[i]), tuple([S.ocodes[i][k] for k in range(S.olen[i])])))
+    return out

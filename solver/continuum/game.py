@@ -188,8 +188,24 @@ def play_game(seed: int, *, policies: Tuple[str, str] = ("puzzle", "puzzle"),
     return GameRecord(seed, tuple(policies), winner, turns, game.row, game.log)
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> Tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a proportion k/n.
+
+    >>> [round(x, 3) for x in wilson(50, 100)]
+    [0.404, 0.596]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
 def summarise(records: List[GameRecord]) -> dict:
-    """Win rate by seat and the distribution of game length (turns) of finished games."""
+    """Win rate by seat (with 95 % Wilson intervals) and the distribution of
+    game length in turns over the finished games."""
     n = len(records)
     lengths = sorted(r.turns for r in records if r.winner)
     wins = {p: sum(1 for r in records if r.winner == p) for p in ("A", "B")}
@@ -201,6 +217,10 @@ def summarise(records: List[GameRecord]) -> dict:
         "first_seed": records[0].seed if records else None,
         "wins_A": wins["A"], "wins_B": wins["B"], "unfinished": n - wins["A"] - wins["B"],
         "win_rate_A": wins["A"] / n if n else None, "win_rate_B": wins["B"] / n if n else None,
-        "length_min": lengths[0] if lengths else None, "length_median": pct(0.5),
-        "length_p90": pct(0.9), "length_max": lengths[-1] if lengths else None,
+        "win_rate_A_95": [round(x, 4) for x in wilson(wins["A"], n)],
+        "win_rate_B_95": [round(x, 4) for x in wilson(wins["B"], n)],
+        "length_min": lengths[0] if lengths else None, "length_p10": pct(0.1),
+        "length_p25": pct(0.25), "length_median": pct(0.5), "length_p75": pct(0.75),
+        "length_p90": pct(0.9), "length_p99": pct(0.99), "length_max": lengths[-1] if lengths else None,
+        "length_mean": round(sum(lengths) / len(lengths), 2) if lengths else None,
     }

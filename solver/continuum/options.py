@@ -2,8 +2,8 @@
 
 A card's whole value must be used, split over any one-space moves and border
 switches whose pips sum to it; at most one opponent single moves per turn.
-:func:`card_options` enumerates the end rows on 64-bit keys with the compiled
-successor generator; :func:`reference_card_options` is its pure-Python twin on
+:func:`card_options` enumerates the end rows on 64-bit keys in compiled code
+(``cext.continuum.spend``); :func:`reference_card_options` is its pure-Python twin on
 :class:`Row` objects (the differential tests compare the two).
 
 >>> from solver.continuum.rules import start_row
@@ -65,28 +65,6 @@ def balanced(key: int) -> bool:
     return bin(west & MASK["A"]).count("1") == 3 and bin(west & MASK["B"]).count("1") == 3
 
 
-def _fast_spend(key: int, own: int, pips: int, used: bool, out: Dict, path: Tuple[int, ...],
-                seen: set) -> None:
-    if (key, pips, used) in seen:
-        return
-    seen.add((key, pips, used))
-    if pips == 0:
-        out.setdefault((key, used), path)
-        return
-    movable = own
-    if not used:
-        movable |= _c.side_masks(key)[1]
-    for key2, cost, code in _c.successors(key, movable, False):
-        if cost > pips:
-            continue
-        foreign = 0 if (own >> ((code >> 4) & 15)) & 1 else 1
-        if code >> 8 == 2 and not (own >> (code & 15)) & 1:
-            foreign += 1
-        if foreign > 1:
-            continue
-        _fast_spend(key2, own, pips - cost, used or foreign == 1, out, path + (code,), seen)
-
-
 def card_options(key: int, player: str, card: str, *, opp_used: bool = False,
                  from_discard: bool = False, need_balance: bool = True) -> List[Option]:
     """Distinct ways to play ``card`` from the row ``key`` (one per end row and
@@ -96,7 +74,6 @@ def card_options(key: int, player: str, card: str, *, opp_used: bool = False,
     if card[0] == "J":
         return [Option(card, 0, (), key, from_discard, opp_used)]
     found: Dict = {}
-    choices: List[Tuple[int, Dict]] = []
     if card[0] == "K":
         movable = own | (0 if opp_used else _c.side_masks(key)[1])
         for key2, _, code in _c.successors(key, movable, True):
@@ -104,14 +81,12 @@ def card_options(key: int, player: str, card: str, *, opp_used: bool = False,
                 foreign = (not (own >> ((code >> 4) & 15)) & 1) + (not (own >> (code & 15)) & 1)
                 if foreign <= 1:
                     found.setdefault((key2, opp_used or foreign == 1), (code,))
-        choices.append((0, found))
+    out = [Option(card, 0, codes, end, from_discard, used)
+           for (end, used), codes in found.items() if not need_balance or balanced(end)]
     for v in card_values(card):
-        spent: Dict = {}
-        _fast_spend(key, own, v, opp_used, spent, (), set())
-        choices.append((v, spent))
-    return [Option(card, v, codes, end, from_discard, used)
-            for v, table in choices for (end, used), codes in table.items()
-            if not need_balance or balanced(end)]
+        out.extend(Option(card, v, codes, end, from_discard, used) for end, used, codes in
+                   _c.spend(key, own, v, opp_used, MASK["A"], MASK["B"], need_balance))
+    return out
 
 
 def _movable(row: Row, player: str, opp_used: bool) -> FrozenSet[int]:
