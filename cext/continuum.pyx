@@ -511,7 +511,7 @@ cdef struct Spend:
     uint8_t seen_aux[SEEN_CAP]   # 0 empty, else 1 + 2 * pips + used
     int nseen
     uint64_t okey[OUT_CAP]
-    uint8_t oused[OUT_CAP]
+    int8_t oopp[OUT_CAP]
     int32_t ocodes[OUT_CAP][5]
     uint8_t olen[OUT_CAP]
     int nout
@@ -520,6 +520,32 @@ cdef struct Spend:
 
 
 cdef Spend _S               # one enumeration at a time (the module is not re-entrant here)
+
+
+DEF ALLP = 4095
+
+
+cdef inline int foreign_of(uint32_t own, int code, int opp) noexcept nogil:
+    """The opponent's pyramid this turn after move ``code``: ``opp`` if the
+    move moves none of theirs, the one it moves if that is allowed (none
+    moved yet, or the same one), -2 if the move is not allowed."""
+    cdef int kind = code >> 8, p = (code >> 4) & 15, q = code & 15, x = -1
+    if not (own >> p) & 1:
+        x = p
+    if kind >= 2 and not (own >> q) & 1:
+        if x >= 0:
+            return -2
+        x = q
+    if x < 0:
+        return opp
+    if opp >= 0 and x != opp:
+        return -2
+    return x
+
+
+def move_opp(uint32_t own, int code, int opp):
+    """Python access to ``foreign_of`` (used for kings and by the tests)."""
+    return foreign_of(own, code, opp)
 
 
 cdef inline int popcount12(uint32_t x) noexcept nogil:
@@ -541,10 +567,10 @@ cdef uint32_t singles_of(uint64_t key) noexcept nogil:
     return singles
 
 
-cdef bint seen_add(Spend *S, uint64_t key, int pips, int used) noexcept nogil:
-    """Insert (key, pips, used) into the visited set; False if already there
+cdef bint seen_add(Spend *S, uint64_t key, int pips, int opp) noexcept nogil:
+    """Insert (key, pips, opp) into the visited set; False if already there
     (or the set is half full, which sets ``overflow``)."""
-    cdef uint8_t aux = <uint8_t>(1 + 2 * pips + used)
+    cdef uint8_t aux = <uint8_t>(1 + 13 * pips + opp + 1)
     cdef int slot = <int>(mix(key + <uint64_t>aux) & (SEEN_CAP - 1))
     while S.seen_aux[slot] != 0:
         if S.seen_key[slot] == key and S.seen_aux[slot] == aux:
@@ -559,50 +585,46 @@ cdef bint seen_add(Spend *S, uint64_t key, int pips, int used) noexcept nogil:
     return True
 
 
-cdef void spend_rec(Spend *S, uint64_t key, int pips, int used, int depth) noexcept nogil:
+cdef void spend_rec(Spend *S, uint64_t key, int pips, int opp, int depth) noexcept nogil:
     """Depth-first over move sequences, in the successor order; a state seen
     before (same row, pips left, flag) is not explored again."""
     cdef uint64_t okey[MAXSUCC]
     cdef int ocost[MAXSUCC]
     cdef int ocode[MAXSUCC]
-    cdef int n, a, i, foreign, kind
+    cdef int n, a, i, nopp
     cdef uint32_t movable
-    if S.overflow or not seen_add(S, key, pips, used):
+    if S.overflow or not seen_add(S, key, pips, opp):
         return
     if pips == 0:
         if S.nout >= OUT_CAP:
             S.overflow = 1
             return
         S.okey[S.nout] = key
-        S.oused[S.nout] = used
+        S.oopp[S.nout] = opp
         S.olen[S.nout] = depth
         for i in range(depth):
             S.ocodes[S.nout][i] = S.path[i]
         S.nout += 1
         return
-    movable = S.own
-    if not used:
-        movable |= singles_of(key)
+    movable = S.own | (singles_of(key) & (ALLP if opp < 0 else (1u << opp)))
     n = gen(key, movable, False, okey, ocost, ocode)
     for a in range(n):
         if ocost[a] > pips:
             continue
-        kind = ocode[a] >> 8
-        foreign = 0 if (S.own >> ((ocode[a] >> 4) & 15)) & 1 else 1
-        if kind == 2 and not (S.own >> (ocode[a] & 15)) & 1:
-            foreign += 1
-        if foreign > 1:
+        nopp = foreign_of(S.own, ocode[a], opp)
+        if nopp == -2:
             continue
         S.path[depth] = ocode[a]
-        spend_rec(S, okey[a], pips - ocost[a], 1 if (used or foreign == 1) else 0, depth + 1)
+        spend_rec(S, okey[a], pips - ocost[a], nopp, depth + 1)
 
 
-def spend(uint64_t key, uint32_t own, int pips, bint used, uint32_t mask_a, uint32_t mask_b,
+def spend(uint64_t key, uint32_t own, int pips, int opp, uint32_t mask_a, uint32_t mask_b,
           bint need_balance):
     """Every distinct ``(end key, opponent flag)`` reachable by spending exactly
     ``pips`` (1-5) on one-space moves and switches of pyramids in ``own``,
-    plus at most one opponent single per turn (``used``: one has moved).
-    Returns ``[(end_key, used, codes), ...]`` in first-found order (the
+    plus one opponent single per turn (``opp``: the one that already moved
+    this turn, -1 none; it may move again while single).
+    Returns ``[(end_key, opp, codes), ...]`` in first-found order (the
     reference ``options._spend`` explores in the same order), keeping only rows
     where both players (masks ``mask_a``, ``mask_b``) have 3 per side when
     ``need_balance``.  Raises OverflowError if the fixed tables fill up."""
@@ -617,7 +639,7 @@ def spend(uint64_t key, uint32_t own, int pips, bint used, uint32_t mask_a, uint
     S.overflow = 0
     S.own = own
     with nogil:
-        spend_rec(S, key, pips, 1 if used else 0, 0)
+        spend_rec(S, key, pips, opp, 0)
     if S.overflow:
         raise OverflowError("card enumeration tables overflowed")
     out = []
@@ -629,5 +651,5 @@ def spend(uint64_t key, uint32_t own, int pips, bint used, uint32_t mask_a, uint
                 west |= 1u << <int>((S.okey[i] >> (4 * k)) & 15)
             if popcount12(west & mask_a) != 3 or popcount12(west & mask_b) != 3:
                 continue
-        out.append((S.okey[i], bool(S.oused[i]), tuple([S.ocodes[i][k] for k in range(S.olen[i])])))
+        out.append((S.okey[i], S.oopp[i], tuple([S.ocodes[i][k] for k in range(S.olen[i])])))
     return out

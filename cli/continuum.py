@@ -5,7 +5,7 @@ import click
 from tqdm import tqdm
 
 from cli.common import SEED, emit_json, is_tty
-from solver.continuum.game import DEFAULT_MAX_TURNS, play_game, summarise
+from solver.continuum.game import BALANCES, DEFAULT_MAX_TURNS, play_game, summarise
 from solver.continuum.policy import POLICIES
 from solver.continuum.notation import parse_row
 from solver.continuum.render import render_plan, render_row
@@ -29,16 +29,18 @@ def continuum(ctx):
 @click.option("--cost", type=click.Choice(["pips", "moves"]), default="pips", show_default=True,
               help="Minimise pips (ties: fewer moves) or moves (ties: fewer pips).")
 @click.option("--kings", is_flag=True, help="Allow kings: switch two own neighbouring singles for 0 pips.")
+@click.option("--max-step", type=click.IntRange(1, 6), default=6, show_default=True,
+              help="Skip moves dearer than this many pips (5: what the card game can play).")
 @click.option("--max-nodes", type=click.IntRange(0), default=DEFAULT_MAX_NODES, show_default=True)
 @click.option("--max-states", type=click.IntRange(1), default=DEFAULT_MAX_STATES, show_default=True,
               help="Size limit of the state table (about 64 bytes a state).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def puzzle(ctx, player, row_text, cost, kings, max_nodes, max_states, as_json):
+def puzzle(ctx, player, row_text, cost, kings, max_step, max_nodes, max_states, as_json):
     """Exact minimum pips (or moves) to exchange both trees; the opponent stands still."""
     row = parse_row(row_text) if row_text is not None else start_row()
     res = solve_puzzle(row, player=player.upper(), cost=cost, kings=kings,
-                       max_nodes=max_nodes, max_states=max_states)
+                       max_nodes=max_nodes, max_states=max_states, max_step=max_step)
     if as_json:
         emit_json(res.to_json(row))
     else:
@@ -70,12 +72,14 @@ def puzzle(ctx, player, row_text, cost, kings, max_nodes, max_states, as_json):
               help="Play seeds seed, seed+1, ... and report win rate by seat and game length.")
 @click.option("--max-turns", type=click.IntRange(1), default=DEFAULT_MAX_TURNS, show_default=True,
               help="A game still going after this many turns is 'unfinished'.")
+@click.option("--balance", type=click.Choice(BALANCES), default="turn", show_default=True,
+              help="Check three-per-side at the end of each turn (rules page) or after every card.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def play(seed, policy, policy_a, policy_b, games, max_turns, as_json):
+def play(seed, policy, policy_a, policy_b, games, max_turns, balance, as_json):
     """Play seeded full games between two policies and show them."""
     pols = (policy_a or policy, policy_b or policy)
     if games == 1:
-        rec = play_game(seed, policies=pols, max_turns=max_turns)
+        rec = play_game(seed, policies=pols, max_turns=max_turns, balance=balance)
         if as_json:
             emit_json(rec.to_json())
             return
@@ -85,7 +89,7 @@ def play(seed, policy, policy_a, policy_b, games, max_turns, as_json):
                    f"{'unfinished' if rec.winner is None else rec.winner + ' wins'} after {rec.turns} turns")
         return
     seeds = [(seed + i) & ((1 << 64) - 1) for i in range(games)]
-    records = [play_game(s, policies=pols, max_turns=max_turns)
+    records = [play_game(s, policies=pols, max_turns=max_turns, balance=balance)
                for s in tqdm(seeds, disable=not is_tty(), unit="game")]
     summary = summarise(records)
     if as_json:

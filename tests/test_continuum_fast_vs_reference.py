@@ -97,3 +97,82 @@ def test_search_matches_reference_near_the_goal(player, cost, kings):
             r = apply(r, m)
         assert is_won(r, player) and pips == fast.pips and len(fast.plan) == fast.moves
     assert compared >= 4
+
+
+# ----------------------------------------------------------- the full game's cards
+
+from solver.continuum.options import MASK, card_options, reference_card_options  # noqa: E402
+from solver.continuum.policy import entangled  # noqa: E402
+
+
+def _opts(options):
+    return [(o.key, o.opp, o.codes, o.value) for o in options]
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_card_options_match_reference_in_order(seed):
+    """Compiled card enumeration against the Row-based twin on random rows."""
+    rng = SplitMix64(seed)
+    cards = ["As", "2h", "3d", "Kc", "Js"]
+    compared = 0
+    for row in random_rows(seed, 400, kings=False)[::2]:
+        player = "AB"[rng.below(2)]
+        card = cards[rng.below(len(cards))]
+        theirs = [p for p in range(12) if p not in own_pyramids(player)]
+        used, bal = rng.below(12), bool(rng.below(2))      # 6..11: none moved yet
+        used = theirs[used] if used < 6 else -1
+        fast = card_options(row_key(row), player, card, opp=used, need_balance=bal)
+        ref = reference_card_options(row, player, card, opp=used, need_balance=bal)
+        assert _opts(fast) == _opts(ref), (row.text(), player, card, used, bal)
+        compared += len(ref)
+    assert compared > 300
+
+
+def test_card_options_five_pips_match_reference():
+    for row in random_rows(13, 60, kings=False)[::3]:
+        for player in "AB":
+            fast = card_options(row_key(row), player, "5c", need_balance=False)
+            ref = reference_card_options(row, player, "5c", need_balance=False)
+            assert _opts(fast) == _opts(ref)
+            for o in ref:       # each option replays legally and spends exactly 5 pips
+                r, pips = row, 0
+                for m in o.moves:
+                    legal = dict(legal_moves(r, ALL))
+                    pips += legal[m]
+                    r = apply(r, m)
+                assert pips == 5 and row_key(r) == o.key
+
+
+def test_bound_with_movable_masks_matches_reference():
+    for row in random_rows(14, 1500):
+        key = row_key(row)
+        for player in "AB":
+            for movable in (ALL, frozenset(p for p in range(12) if (entangled(key, player) >> p) & 1)):
+                assert C.bound(key, MASK[player], 0, mask(movable)) == bound(row, player, 0, movable)
+
+
+@pytest.mark.parametrize("player", ["A", "B"])
+def test_bound_is_admissible_and_max_step_matches_reference(player):
+    """The bound never exceeds the exact remaining pips (found by the
+    reference Dijkstra-like search with the same bound), with and without the
+    game's 5-pip step limit; weighted A* stays within its factor."""
+    own = own_pyramids(player)
+    checked = 0
+    for trial in range(10):
+        row = random_rows(200 + trial, 3 + trial % 4, movable=own, kings=False, start=won_row(player))[-1]
+        for step in (6, 5):
+            try:
+                ref = reference_solve(row, player=player, cost="pips", max_nodes=3_000, max_step=step)
+            except RuntimeError:
+                continue
+            fast = solve_puzzle(row, player=player, max_step=step)
+            if ref is None:
+                assert fast.verdict == "impossible"
+                continue
+            checked += 1
+            assert (fast.pips, fast.moves) == ref[:2]
+            assert bound(row, player, 0) <= ref[0]
+            status, _, pips, _, _, _, _ = C.astar(row_key(row), mask(own), mask(PLAYER_COLOURS[player]),
+                                                0, False, False, 100_000, 100_000, step, None, 2)
+            assert status == "found" and ref[0] <= pips <= 2 * ref[0]
+    assert checked >= 6

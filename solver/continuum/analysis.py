@@ -19,7 +19,7 @@ ANALYSES = ("playout", "puzzle")
 
 def analyse_seed(seed: int, *, analysis: str = "playout", policy_a: str = "puzzle",
                  policy_b: str = "puzzle", max_turns: int = DEFAULT_MAX_TURNS,
-                 player: str = "A", cost: str = "pips", **options) -> dict:
+                 balance: str = "turn", player: str = "A", cost: str = "pips", **options) -> dict:
     """One JSON-serialisable record.
 
     ``playout``: game ``seed`` between the two policies; ``verdict`` is the
@@ -30,7 +30,7 @@ def analyse_seed(seed: int, *, analysis: str = "playout", policy_a: str = "puzzl
     check_seed(seed)
     t0 = time.perf_counter()
     if analysis == "playout":
-        rec = play_game(seed, policies=(policy_a, policy_b), max_turns=max_turns)
+        rec = play_game(seed, policies=(policy_a, policy_b), max_turns=max_turns, balance=balance)
         out = rec.to_json()
         out.pop("log")
         out.update(verdict=out["outcome"], nodes=rec.turns, seconds=time.perf_counter() - t0)

@@ -35,13 +35,15 @@ GOAL_MASK = {p: sum(1 << c for c in PLAYER_COLOURS[p]) for p in "AB"}
 class GameRecord:
     seed: int
     policies: Tuple[str, str]
+    balance: str
     winner: Optional[str]          # None: unfinished within max_turns
     turns: int
     final: Row
     log: List[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"seed": self.seed, "policies": list(self.policies), "winner": self.winner,
+        return {"seed": self.seed, "policies": list(self.policies), "balance": self.balance,
+                "winner": self.winner,
                 "outcome": "unfinished" if self.winner is None else f"{self.winner} wins",
                 "turns": self.turns, "final_row": self.final.text(), "log": self.log}
 
@@ -73,7 +75,7 @@ class Game:
                 return
             self.hands[player].append(self.draw.pop(0))
 
-    def options(self, player: str, opp_used: bool, *, take_discard: bool, final: bool) -> List[Option]:
+    def options(self, player: str, opp: int, *, take_discard: bool, final: bool) -> List[Option]:
         """Every legal way to play a card now.  ``final``: this play ends the
         turn, so (with the per-turn balance rule) it must leave both players 3
         per side; an earlier play may unbalance the row only if another card
@@ -82,11 +84,11 @@ class Game:
         per_card = self.balance == "card"
         cands: List[Option] = []
         for card in dict.fromkeys(hand):
-            cands.extend(card_options(self.key, player, card, opp_used=opp_used,
+            cands.extend(card_options(self.key, player, card, opp=opp,
                                       need_balance=per_card or final))
         top = self.discard[-1] if self.discard else None
         if take_discard and top is not None and top[0] not in "JQ" and hand:
-            cands.extend(card_options(self.key, player, top, opp_used=opp_used, from_discard=True,
+            cands.extend(card_options(self.key, player, top, opp=opp, from_discard=True,
                                       need_balance=per_card))
         if per_card or final:
             return cands
@@ -96,7 +98,7 @@ class Game:
         rest = list(self.hands[player])
         if not opt.from_discard:
             rest.remove(opt.card)
-        return any(card_options(opt.key, player, c, opp_used=opt.opp_used, need_balance=True)
+        return any(card_options(opt.key, player, c, opp=opt.opp, need_balance=True)
                    for c in dict.fromkeys(rest))
 
     def play_option(self, player: str, opt: Option) -> None:
@@ -131,13 +133,13 @@ def play_turn(game: Game, player: str, policies: Dict) -> Optional[str]:
         game.log.append(f"{player} rolls {d1} {d2}: draws to {len(game.hands[player])}, plays {must}")
     else:
         must = 1
-    plays, opp_used, took = 0, False, False
+    plays, moved, took = 0, -1, False      # moved: the opponent's pyramid moved this turn
     while plays < must and game.hands[player]:
-        opts = game.options(player, opp_used, take_discard=not took, final=plays + 1 == must)
+        opts = game.options(player, moved, take_discard=not took, final=plays + 1 == must)
         if opts:
             opt = opts[policies[player].choose(game, player, opts)]
             game.play_option(player, opt)
-            opp_used = opt.opp_used
+            moved = opt.opp
             if opt.from_discard:
                 took = True
             else:
@@ -185,7 +187,7 @@ def play_game(seed: int, *, policies: Tuple[str, str] = ("puzzle", "puzzle"),
         if winner:
             break
         player = opponent(player)
-    return GameRecord(seed, tuple(policies), winner, turns, game.row, game.log)
+    return GameRecord(seed, tuple(policies), balance, winner, turns, game.row, game.log)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> Tuple[float, float]:

@@ -1,7 +1,8 @@
 """The ways to play one card: every row reachable by spending its exact value.
 
 A card's whole value must be used, split over any one-space moves and border
-switches whose pips sum to it; at most one opponent single moves per turn.
+switches whose pips sum to it.  One of the opponent's single pyramids may move
+per turn (one pyramid, possibly several steps, while it stays single).
 :func:`card_options` enumerates the end rows on 64-bit keys in compiled code
 (``cext.continuum.spend``); :func:`reference_card_options` is its pure-Python twin on
 :class:`Row` objects (the differential tests compare the two).
@@ -10,7 +11,7 @@ switches whose pips sum to it; at most one opponent single moves per turn.
 >>> from solver.continuum.codec import row_key
 >>> fast = card_options(row_key(start_row()), "A", "2h")
 >>> ref = reference_card_options(start_row(), "A", "2h")
->>> sorted((o.key, o.opp_used) for o in fast) == sorted((o.key, o.opp_used) for o in ref)
+>>> [(o.key, o.opp, o.codes) for o in fast] == [(o.key, o.opp, o.codes) for o in ref]
 True
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ from solver.continuum.pieces import own_pyramids
 from solver.continuum.rules import Move, Row, legal_moves, three_per_side
 from solver.continuum.rules import apply as apply_move
 
+ALL = (1 << 12) - 1
 MASK = {"A": 0, "B": 0}
 for _p in "AB":
     for _i in own_pyramids(_p):
@@ -34,14 +36,15 @@ for _p in "AB":
 @dataclass(frozen=True)
 class Option:
     """Playing ``card`` (for ``value`` pips, or its effect) as the move codes
-    ``codes``, ending at the row with key ``key``."""
+    ``codes``, ending at the row with key ``key``; ``opp`` is the opponent's
+    pyramid moved this turn so far (-1: none)."""
 
     card: str
     value: int
     codes: Tuple[int, ...]
     key: int
     from_discard: bool = False
-    opp_used: bool = False
+    opp: int = -1
 
     @property
     def row(self) -> Row:
@@ -65,78 +68,85 @@ def balanced(key: int) -> bool:
     return bin(west & MASK["A"]).count("1") == 3 and bin(west & MASK["B"]).count("1") == 3
 
 
-def card_options(key: int, player: str, card: str, *, opp_used: bool = False,
+def card_options(key: int, player: str, card: str, *, opp: int = -1,
                  from_discard: bool = False, need_balance: bool = True) -> List[Option]:
     """Distinct ways to play ``card`` from the row ``key`` (one per end row and
-    opponent-move flag).  With ``need_balance`` only end rows where both players
-    keep 3 pyramids per side."""
+    opponent pyramid moved).  ``opp``: the opponent's pyramid already moved
+    this turn (-1 none); only it, while single, may move again.  With
+    ``need_balance`` only end rows where both players keep 3 per side."""
     own = MASK[player]
     if card[0] == "J":
-        return [Option(card, 0, (), key, from_discard, opp_used)]
-    found: Dict = {}
+        return [Option(card, 0, (), key, from_discard, opp)]
+    out: List[Option] = []
     if card[0] == "K":
-        movable = own | (0 if opp_used else _c.side_masks(key)[1])
+        found: Dict = {}
+        movable = own | (_c.side_masks(key)[1] & (ALL if opp < 0 else 1 << opp))
         for key2, _, code in _c.successors(key, movable, True):
-            if code >> 8 == 3:
-                foreign = (not (own >> ((code >> 4) & 15)) & 1) + (not (own >> (code & 15)) & 1)
-                if foreign <= 1:
-                    found.setdefault((key2, opp_used or foreign == 1), (code,))
-    out = [Option(card, 0, codes, end, from_discard, used)
-           for (end, used), codes in found.items() if not need_balance or balanced(end)]
+            nopp = _c.move_opp(own, code, opp)
+            if code >> 8 == 3 and nopp != -2:
+                found.setdefault((key2, nopp), (code,))
+        out = [Option(card, 0, codes, end, from_discard, o)
+               for (end, o), codes in found.items() if not need_balance or balanced(end)]
     for v in card_values(card):
-        out.extend(Option(card, v, codes, end, from_discard, used) for end, used, codes in
-                   _c.spend(key, own, v, opp_used, MASK["A"], MASK["B"], need_balance))
+        out.extend(Option(card, v, codes, end, from_discard, o) for end, o, codes in
+                   _c.spend(key, own, v, opp, MASK["A"], MASK["B"], need_balance))
     return out
 
 
-def _movable(row: Row, player: str, opp_used: bool) -> FrozenSet[int]:
-    """Own pyramids, plus the opponent's single pyramids unless one moved this turn."""
+def _movable(row: Row, player: str, opp: int) -> FrozenSet[int]:
+    """Own pyramids, plus the opponent's singles if none moved this turn, or
+    the one that moved if it is still single."""
     own = own_pyramids(player)
-    if opp_used:
-        return own
-    singles = {st[0] for side in row.sides for st in side if len(st) == 1}
-    return own | (singles - own)
+    singles = {st[0] for side in row.sides for st in side if len(st) == 1} - own
+    return own | (singles if opp < 0 else singles & {opp})
 
 
-def _spend(row: Row, player: str, pips: int, opp_used: bool, out: Dict, path: Tuple[Move, ...],
+def _after(own: FrozenSet[int], move: Move, opp: int) -> int:
+    """The opponent's pyramid moved this turn after ``move``; -2 if not allowed."""
+    movers = (move.pid,) if move.other is None else (move.pid, move.other)
+    foreign = [p for p in movers if p not in own]
+    if not foreign:
+        return opp
+    if len(foreign) > 1 or (opp >= 0 and foreign[0] != opp):
+        return -2
+    return foreign[0]
+
+
+def _spend(row: Row, player: str, pips: int, opp: int, out: Dict, path: Tuple[Move, ...],
            seen: set) -> None:
     """Every row reachable by spending exactly ``pips`` on one-space moves and switches."""
-    if (row, pips, opp_used) in seen:
+    if (row, pips, opp) in seen:
         return
-    seen.add((row, pips, opp_used))
+    seen.add((row, pips, opp))
     if pips == 0:
-        out.setdefault((row, opp_used), path)
+        out.setdefault((row, opp), path)
         return
     own = own_pyramids(player)
-    for m, c in legal_moves(row, _movable(row, player, opp_used)):
-        if c > pips:
+    for m, c in legal_moves(row, _movable(row, player, opp)):
+        nopp = _after(own, m, opp)
+        if c > pips or nopp == -2:
             continue
-        movers = (m.pid,) if m.other is None else (m.pid, m.other)
-        foreign = sum(1 for p in movers if p not in own)
-        if foreign > 1:
-            continue
-        _spend(apply_move(row, m), player, pips - c, opp_used or foreign == 1, out, path + (m,), seen)
+        _spend(apply_move(row, m), player, pips - c, nopp, out, path + (m,), seen)
 
 
-def reference_card_options(row: Row, player: str, card: str, *, opp_used: bool = False,
+def reference_card_options(row: Row, player: str, card: str, *, opp: int = -1,
                            from_discard: bool = False, need_balance: bool = True) -> List[Option]:
     """The pure-Python twin of :func:`card_options`, on rows."""
     if card[0] == "J":
-        return [Option(card, 0, (), row_key(row), from_discard, opp_used)]
+        return [Option(card, 0, (), row_key(row), from_discard, opp)]
     own = own_pyramids(player)
     choices: List[Tuple[int, Dict]] = []
     if card[0] == "K":
         found: Dict = {}
-        for m, _ in legal_moves(row, _movable(row, player, opp_used), kings=True):
-            if m.kind == "king":
-                foreign = (m.pid not in own) + (m.other not in own)
-                if foreign <= 1:
-                    found.setdefault((apply_move(row, m), opp_used or foreign == 1), (m,))
+        for m, _ in legal_moves(row, _movable(row, player, opp), kings=True):
+            nopp = _after(own, m, opp)
+            if m.kind == "king" and nopp != -2:
+                found.setdefault((apply_move(row, m), nopp), (m,))
         choices.append((0, found))
     for v in card_values(card):
         spent: Dict = {}
-        _spend(row, player, v, opp_used, spent, (), set())
+        _spend(row, player, v, opp, spent, (), set())
         choices.append((v, spent))
-    return [Option(card, v, tuple(move_code(m) for m in moves), row_key(end), from_discard, used)
-            for v, table in choices for (end, used), moves in table.items()
+    return [Option(card, v, tuple(move_code(m) for m in moves), row_key(end), from_discard, o)
+            for v, table in choices for (end, o), moves in table.items()
             if not need_balance or (three_per_side(end, "A") and three_per_side(end, "B"))]

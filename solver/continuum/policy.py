@@ -47,8 +47,8 @@ ALL = (1 << 12) - 1
 
 
 class DistanceTable:
-    """Remaining pips of the exchange puzzle along a plan, for the strong
-    policy: keyed by ``(row key, player, level)`` in a bounded dict.
+    """Plans of the exchange puzzle for the strong policy, keyed by ``(row
+    key, player, level)`` in a bounded dict.
 
     Level 0 is the puzzle with the opponent frozen; level 1 lets the
     opponent's pyramids that share a stack with ours move too (a buried
@@ -56,48 +56,40 @@ class DistanceTable:
     most 5 pips (no card is worth 6).  The compiled search is weighted A*
     (``weight`` 2: the plan costs at most twice the minimum, and needs a few
     hundred expansions instead of tens of thousands); ``weight=1`` makes it
-    exact.  One search gives the remaining cost of every row on its plan, so
-    those are stored too.  When the table is full it is cleared; a search that
-    finds nothing stores ``None``."""
+    exact.  Levels 1 and 2 search larger spaces, add ``relaxed_extra`` to
+    the weight and stop after ``relaxed_nodes`` expansions.  An entry is ``(cost, {row key: pips left})`` along the
+    plan, or ``(None, {})`` when the search found nothing.  Every entry is a
+    function of its key alone, so clearing the full table never changes play:
+    a seeded game replays the same whatever ran before it."""
 
-    def __init__(self, *, weight: int = 2, relaxed_extra: int = 2, max_entries: int = 200_000,
-                 max_nodes: int = 20_000, max_states: int = 20_000) -> None:
+    def __init__(self, *, weight: int = 2, relaxed_extra: int = 2, max_entries: int = 50_000,
+                 max_nodes: int = 20_000, relaxed_nodes: int = 3_000, max_states: int = 20_000) -> None:
         self.weight, self.relaxed_extra, self.max_entries = weight, relaxed_extra, max_entries
-        self.max_nodes, self.max_states = max_nodes, max_states
-        self.table: Dict[Tuple[int, str, int], Optional[int]] = {}
-        self.plans: Dict[Tuple[int, str, int], List[int]] = {}
+        self.max_nodes, self.relaxed_nodes, self.max_states = max_nodes, relaxed_nodes, max_states
+        self.plans: Dict[Tuple[int, str, int], Tuple[Optional[int], Dict[int, int]]] = {}
         self.solves = 0
 
-    def plan(self, key: int, player: str, level: int = 0) -> List[int]:
-        """The row keys along a plan from ``key`` (``key`` first), or []."""
+    def plan(self, key: int, player: str, level: int = 0) -> Tuple[Optional[int], Dict[int, int]]:
+        """``(cost, {row key: pips left})`` of the plan from ``key``."""
         k = (key, player, level)
         if k not in self.plans:
-            if len(self.table) >= self.max_entries:
-                self.table.clear()
+            if len(self.plans) >= self.max_entries:
                 self.plans.clear()
             self.solves += 1
             movable = (None, entangled(key, player), ALL)[level]
             status, _, pips, _, path, _, _ = _c.astar(
                 key, mask(own_pyramids(player)), mask(PLAYER_COLOURS[player]), 0, False, False,
-                self.max_nodes, self.max_states, GAME_MAX_STEP, movable,
+                self.relaxed_nodes if level else self.max_nodes, self.max_states, GAME_MAX_STEP, movable,
                 self.weight + self.relaxed_extra * (level > 0))
             if status != "found":
-                self.table[k] = None
-                self.plans[k] = []
-                return []
-            keys, left = [key], pips
-            self.table[k] = left
-            for key2, code in path:
-                left -= code_pips(code)
-                self.table[(key2, player, level)] = left
-                keys.append(key2)
-            self.plans[k] = keys
+                self.plans[k] = (None, {})
+            else:
+                left, rows = pips, {key: pips}
+                for key2, code in path:
+                    left -= code_pips(code)
+                    rows[key2] = left
+                self.plans[k] = (pips, rows)
         return self.plans[k]
-
-    def distance(self, key: int, player: str, level: int = 0) -> Optional[int]:
-        if (key, player, level) not in self.table:
-            self.plan(key, player, level)
-        return self.table[(key, player, level)]
 
 
 def frozen_possible(key: int, player: str) -> bool:
@@ -151,19 +143,22 @@ class PuzzlePolicy:
     def choose(self, game, player: str, options: List) -> int:
         own, theirs = mask(own_pyramids(player)), mask(own_pyramids(opponent(player)))
         for level in range(0 if frozen_possible(game.key, player) else 1, 3):
-            plan = self.table.plan(game.key, player, level)
-            if plan:
+            cost, rows = self.table.plan(game.key, player, level)
+            if cost is not None:
                 break
-        on_plan = set(plan)
         movable = (None, entangled(game.key, player), ALL)[level]
-        if plan and not any(o.key in on_plan for o in options):
+        known = dict(rows)
+        if cost is not None and not any(o.key in rows for o in options):
             ranked = sorted(set(o.key for o in options), key=lambda k: _c.bound(k, own, 0, movable))
             for k in ranked[:self.fallback]:
-                self.table.distance(k, player, level)
+                c = self.table.plan(k, player, level)[0]
+                if c is not None:
+                    known[k] = c
         best, best_score = 0, None
         for i, o in enumerate(options):
-            d = self.table.table.get((o.key, player, level))
-            mine = d if d is not None else 1000 + _c.bound(o.key, own, 0, movable)
+            mine = known.get(o.key)
+            if mine is None:
+                mine = 1000 + _c.bound(o.key, own, 0, movable)
             if o.card[0] == "J":
                 mine -= self.jack_bonus
             score = (mine, -_c.bound(o.key, theirs, 0))

@@ -48,10 +48,11 @@ class PuzzleResult:
     states: int = 0
     limit: Optional[str] = None
     seconds: float = 0.0
+    max_step: int = 6
 
     def to_json(self, start: Row) -> dict:
         return {
-            "player": self.player, "cost": self.cost, "kings": self.kings,
+            "player": self.player, "cost": self.cost, "kings": self.kings, "max_step": self.max_step,
             "verdict": self.verdict, "row": start.text(),
             "pips": self.pips, "moves": self.moves,
             "plan": [m.text() for m in self.plan],
@@ -66,18 +67,24 @@ def check_puzzle_row(row: Row, player: str) -> None:
 
 
 def solve_puzzle(row: Row, *, player: str, cost: str = "pips", kings: bool = False,
-                 max_nodes: int = DEFAULT_MAX_NODES, max_states: int = DEFAULT_MAX_STATES) -> PuzzleResult:
-    """Minimum pips (or moves) for ``player`` to exchange both trees from ``row``."""
+                 max_nodes: int = DEFAULT_MAX_NODES, max_states: int = DEFAULT_MAX_STATES,
+                 max_step: int = 6) -> PuzzleResult:
+    """Minimum pips (or moves) for ``player`` to exchange both trees from ``row``.
+
+    ``max_step`` skips moves dearer than that many pips: 5 gives the minimum
+    the full game can play (no card is worth 6, so no large-large switch)."""
     player = check_player(player)
     check_cost(cost)
     check_puzzle_row(row, player)
     if max_nodes < 0 or max_states < 1:
         raise InputError("limits must be positive")
+    if not 1 <= max_step <= 6:
+        raise InputError(f"max_step must be 1-6 (a move costs at most 6 pips), not {max_step}")
     t0 = time.perf_counter()
     status, limit, pips, moves, path, nodes, states = _c.astar(
         row_key(row), mask(own_pyramids(player)), mask(PLAYER_COLOURS[player]),
-        bound_mode(cost, kings), cost == "moves", kings, max_nodes, max_states)
-    res = PuzzleResult(player, cost, kings, "unknown", nodes=nodes, states=states, limit=limit,
+        bound_mode(cost, kings), cost == "moves", kings, max_nodes, max_states, max_step)
+    res = PuzzleResult(player, cost, kings, "unknown", max_step=max_step, nodes=nodes, states=states, limit=limit,
                        seconds=time.perf_counter() - t0)
     if status == "found":
         res.verdict, res.pips, res.moves = "solved", pips, moves
