@@ -77,14 +77,20 @@ def test_playouts_strong(benchmark):
                        rounds=1, iterations=1)
 
 
-def sweep(games: int, *, policies=("puzzle", "puzzle")) -> dict:
-    """Seeds 0..games-1 with the given policies; the summary plus timing."""
+def sweep(games: int, *, first: int = 0, policies=("puzzle", "puzzle"), games_out=None) -> dict:
+    """Seeds first..first+games-1 with the given policies; the summary plus
+    timing.  ``games_out``: a file to append one JSON line per game (seed,
+    winner, turns), so that ranges run apart can be summarised together
+    (``python bench/bench_continuum.py --combine FILE...``)."""
     t0 = time.perf_counter()
     records = []
-    for s in range(games):
+    for s in range(first, first + games):
         rec = play_game(s, policies=policies)
         rec.log = []
         records.append(rec)
+        if games_out:
+            with open(games_out, "a") as f:
+                f.write(json.dumps({"seed": s, "winner": rec.winner, "turns": rec.turns}) + "\n")
     out = summarise(records)
     out["seconds"] = round(time.perf_counter() - t0, 1)
     out["games_per_second"] = round(games / out["seconds"], 2)
@@ -99,7 +105,8 @@ def sweep(games: int, *, policies=("puzzle", "puzzle")) -> dict:
 
 @pytest.mark.skipif(not os.environ.get("CONTINUUM_SWEEP"), reason="set CONTINUUM_SWEEP=N to run")
 def test_sweep_strong_vs_strong():
-    out = sweep(int(os.environ["CONTINUUM_SWEEP"]))
+    out = sweep(int(os.environ["CONTINUUM_SWEEP"]), first=int(os.environ.get("CONTINUUM_SWEEP_FIRST", 0)),
+                games_out=os.environ.get("CONTINUUM_SWEEP_GAMES"))
     text = json.dumps(out)
     print(text)
     if os.environ.get("CONTINUUM_SWEEP_OUT"):
@@ -108,5 +115,23 @@ def test_sweep_strong_vs_strong():
     assert out["games"] == int(os.environ["CONTINUUM_SWEEP"])
 
 
+def combine(paths) -> dict:
+    """One summary of the per-game lines written by several ``sweep`` runs."""
+    from types import SimpleNamespace
+    games = {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                g = json.loads(line)
+                games[g["seed"]] = g
+    recs = [SimpleNamespace(policies=("puzzle", "puzzle"), **games[s]) for s in sorted(games)]
+    out = summarise(recs)
+    out["seeds"] = [recs[0].seed, recs[-1].seed] if recs else None
+    return out
+
+
 if __name__ == "__main__":
-    print(json.dumps(sweep(int(sys.argv[1]) if len(sys.argv) > 1 else 100)))
+    if sys.argv[1:2] == ["--combine"]:
+        print(json.dumps(combine(sys.argv[2:])))
+    else:
+        print(json.dumps(sweep(int(sys.argv[1]) if len(sys.argv) > 1 else 100)))
