@@ -188,7 +188,8 @@ cdef bint is_goal(uint64_t key, uint32_t colours) noexcept nogil:
 
 cdef int heuristic(uint64_t key, uint32_t own, uint32_t movable, int mode) noexcept nogil:
     """An admissible bound on the primary cost to the goal for the pyramids in
-    ``own``; only pyramids in ``movable`` (which holds ``own``) move.  Each move's cost is shared out to the pyramids it moves, and
+    ``own``; only pyramids in ``movable`` (which holds ``own``) move.  Each
+    move's cost is shared out to the pyramids it moves, and
     each own pyramid ``p`` is given a lower bound on its share:
 
     * on the wrong side: one switch (``value(p)``); and, when some stack
@@ -320,6 +321,7 @@ cdef uint64_t *_tkey = NULL
 cdef int64_t *_tg = NULL
 cdef int32_t *_tpar = NULL
 cdef int32_t *_tcode = NULL
+cdef int32_t *_tused = NULL      # the slots a search filled, emptied again at its end
 cdef long _tcap = 0
 
 
@@ -354,19 +356,24 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
     cdef int64_t *tg
     cdef int32_t *tpar
     cdef int32_t *tcode
-    global _tkey, _tg, _tpar, _tcode, _tcap
+    cdef int32_t *tused
+    cdef long z
+    global _tkey, _tg, _tpar, _tcode, _tused, _tcap
     if cap > _tcap:
-        free(_tkey); free(_tg); free(_tpar); free(_tcode)
+        free(_tkey); free(_tg); free(_tpar); free(_tcode); free(_tused)
         _tkey = <uint64_t *>malloc(cap * sizeof(uint64_t))
         _tg = <int64_t *>malloc(cap * sizeof(int64_t))
         _tpar = <int32_t *>malloc(cap * sizeof(int32_t))
         _tcode = <int32_t *>malloc(cap * sizeof(int32_t))
+        _tused = <int32_t *>malloc(cap * sizeof(int32_t))
         _tcap = cap
-        if _tkey == NULL or _tg == NULL or _tpar == NULL or _tcode == NULL:
-            free(_tkey); free(_tg); free(_tpar); free(_tcode)
-            _tkey = NULL; _tg = NULL; _tpar = NULL; _tcode = NULL; _tcap = 0
+        if _tkey == NULL or _tg == NULL or _tpar == NULL or _tcode == NULL or _tused == NULL:
+            free(_tkey); free(_tg); free(_tpar); free(_tcode); free(_tused)
+            _tkey = NULL; _tg = NULL; _tpar = NULL; _tcode = NULL; _tused = NULL; _tcap = 0
             raise MemoryError()
-    tkey, tg, tpar, tcode = _tkey, _tg, _tpar, _tcode
+        for z in range(cap):
+            _tkey[z] = EMPTY
+    tkey, tg, tpar, tcode, tused = _tkey, _tg, _tpar, _tcode, _tused
     cdef long hcap = 4096, hn = 0
     cdef int64_t *hf = <int64_t *>malloc(hcap * sizeof(int64_t))
     cdef int64_t *hg = <int64_t *>malloc(hcap * sizeof(int64_t))
@@ -385,12 +392,13 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
         raise MemoryError()
     try:
         with nogil:
-            for i in range(cap):
-                tkey[i] = EMPTY
             slot = <long>(mix(start) & mask)
+            tused[0] = <int32_t>slot
             tkey[slot] = start; tg[slot] = 0; tpar[slot] = -1; tcode[slot] = -1
             states = 1
-            hf[0] = <int64_t>heuristic(start, own, mov, mode) * SCALE * weight; hg[0] = 0; hidx[0] = <int32_t>slot
+            hf[0] = <int64_t>heuristic(start, own, mov, mode) * SCALE * weight
+            hg[0] = 0
+            hidx[0] = <int32_t>slot
             hn = 1
             while hn > 0:
                 # pop the minimum (f, then g)
@@ -437,6 +445,7 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
                             status = 3
                             break
                         tkey[child] = okey[a]
+                        tused[states] = <int32_t>child
                         states += 1
                     elif tg[child] <= g2:
                         continue
@@ -482,6 +491,8 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
             return ("found", None, secondary, primary, path, nodes, states)
         return ("found", None, primary, secondary, path, nodes, states)
     finally:
+        for i in range(states):
+            tkey[tused[i]] = EMPTY
         free(hf); free(hg); free(hidx)
 
 

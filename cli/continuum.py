@@ -48,9 +48,10 @@ def puzzle(ctx, player, row_text, cost, kings, max_step, max_nodes, max_states, 
         click.echo(f"row: {row.text()}")
         if res.verdict == "solved":
             click.echo(render_plan(row, res.plan))
+            step = f", moves of at most {res.max_step} pips" if res.max_step < 6 else ""
             click.echo(f"player {res.player}: minimum {res.cost} = "
                        f"{res.pips if cost == 'pips' else res.moves} "
-                       f"(plan: {res.pips} pips, {res.moves} moves; proved optimal by A*, "
+                       f"(plan: {res.pips} pips, {res.moves} moves{step}; proved optimal by A*, "
                        f"{res.states} states, {res.nodes} expanded)")
         elif res.verdict == "impossible":
             click.echo(f"player {res.player}: no exchange exists "

@@ -57,7 +57,8 @@ class DistanceTable:
     (``weight`` 2: the plan costs at most twice the minimum, and needs a few
     hundred expansions instead of tens of thousands); ``weight=1`` makes it
     exact.  Levels 1 and 2 search larger spaces, add ``relaxed_extra`` to
-    the weight and stop after ``relaxed_nodes`` expansions.  An entry is ``(cost, {row key: pips left})`` along the
+    the weight and stop after ``relaxed_nodes`` expansions.  An entry is
+    ``(cost, {row key: pips left})`` along the
     plan, or ``(None, {})`` when the search found nothing.  Every entry is a
     function of its key alone, so clearing the full table never changes play:
     a seeded game replays the same whatever ran before it."""

@@ -84,7 +84,8 @@ def solve_puzzle(row: Row, *, player: str, cost: str = "pips", kings: bool = Fal
     status, limit, pips, moves, path, nodes, states = _c.astar(
         row_key(row), mask(own_pyramids(player)), mask(PLAYER_COLOURS[player]),
         bound_mode(cost, kings), cost == "moves", kings, max_nodes, max_states, max_step)
-    res = PuzzleResult(player, cost, kings, "unknown", max_step=max_step, nodes=nodes, states=states, limit=limit,
+    res = PuzzleResult(player, cost, kings, "unknown", max_step=max_step, nodes=nodes, states=states,
+                       limit=limit,
                        seconds=time.perf_counter() - t0)
     if status == "found":
         res.verdict, res.pips, res.moves = "solved", pips, moves
