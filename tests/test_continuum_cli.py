@@ -75,3 +75,19 @@ def test_analyse_seed_records():
     json.dumps(rec)
     puz = analyse_seed(3, analysis="puzzle", player="A")
     assert puz["verdict"] == "solved" and puz["pips"] == 30
+
+
+def test_max_step_five_is_what_the_card_game_can_play():
+    free = json.loads(run("puzzle", "--json").output)
+    capped = json.loads(run("puzzle", "--max-step", "5", "--json").output)
+    assert any(" x " in m and m.startswith("rL") and m.endswith("yL") for m in free["plan"])  # 6 pips
+    assert capped["max_step"] == 5 and capped["pips"] > free["pips"]
+    assert "rL x yL" not in capped["plan"]
+    res = run("puzzle", "--max-step", "7")
+    assert res.exit_code == 2
+
+
+def test_play_balance_switch():
+    out = json.loads(run("play", "--seed", "2", "--balance", "card", "--max-turns", "40", "--json").output)
+    assert out["balance"] == "card"
+    assert run("play", "--balance", "sometimes").exit_code == 2
