@@ -81,7 +81,7 @@ def sweep(games: int, *, first: int = 0, policies=("puzzle", "puzzle"), games_ou
     """Seeds first..first+games-1 with the given policies; the summary plus
     timing.  ``games_out``: a file to append one JSON line per game (seed,
     winner, turns), so that ranges run apart can be summarised together
-    (``python bench/bench_continuum.py --combine FILE...``)."""
+    (``python -m bench.bench_continuum --combine FILE...``)."""
     t0 = time.perf_counter()
     records = []
     for s in range(first, first + games):
