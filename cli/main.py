@@ -55,12 +55,13 @@ def solve():
 
 def _register() -> None:
     # One group per game, in the order `solve --help` lists them.
-    from cli import boundary, continental, pyramid, spectrum
+    from cli import boundary, continental, continuum, pyramid, spectrum
 
     solve.add_command(pyramid.pyramid)
     solve.add_command(spectrum.spectrum)
     solve.add_command(boundary.boundary)
     solve.add_command(continental.continental)
+    solve.add_command(continuum.continuum)
 
 
 _register()
