@@ -60,6 +60,9 @@ def _register() -> None:
     solve.add_command(pyramid.pyramid)
     from cli import boundary
     solve.add_command(boundary.boundary)
+    from cli import batch
+    for command in batch.COMMANDS:
+        solve.add_command(command)
 
 
 _register()

@@ -25,3 +25,7 @@ def deal(seed, as_json):
         emit_json({"seed": seed, "deal": d.tokens()})
     else:
         click.echo(d.text())
+
+from cli.pyramid_play import batch, play  # noqa: E402  (issue 3: blind play and batch)
+pyramid.add_command(play)
+pyramid.add_command(batch)

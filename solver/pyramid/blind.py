@@ -172,3 +172,38 @@ def play(deal: Deal, *, policy: str = "greedy", variant: str = "continuous",
     verdict = "won" if engine.is_won() else "lost"
     return BlindGame(policy, verdict, engine.placed, history, player.nodes + len(history),
                      time.perf_counter() - t0)
+
+
+def face_moves(deal: Deal, game: BlindGame, *, variant: str = "continuous"):
+    """The reference state after replaying ``game`` (its moves named by face)."""
+    from solver.pyramid.search import faces_for_line
+    return faces_for_line(deal, game.moves, variant=variant)
+
+
+def game_text(deal: Deal, game: BlindGame, *, variant: str = "continuous") -> str:
+    """The game for a terminal: the moves, then each level of the final pyramid."""
+    from solver.pyramid.geometry import FILES
+    from solver.pyramid.tiles import TILES
+    state = face_moves(deal, game, variant=variant)
+    moves = [str(m) for m in state.history]
+    lines = [f"seed {deal.seed} {variant}, policy {game.policy}: {game.verdict}, "
+             f"{game.placed} of 144 tiles placed"]
+    for i in range(0, len(moves), 12):
+        lines.append(f"{i + 1:>4}. " + " ".join(moves[i:i + 12]))
+    cells = {(p.level, p.file, p.rank): p.index for p in POSITIONS}
+    for level in (1, 2, 3, 4):
+        lines.append(f"level {level}:")
+        for rank in range(8, -1, -1):
+            row = []
+            for f in range(9):
+                idx = cells.get((level, f, rank))
+                face = None if idx is None else state.board[idx]
+                row.append("  " if idx is None else ".." if face is None else TILES[face].token)
+            if any(c.strip() for c in row):
+                lines.append(f"  {rank + 1} " + " ".join(row))
+        if level == 1:
+            lines.append("    " + "  ".join(FILES))
+    if game.verdict == "lost":
+        left = " ".join(TILES[f].token for f in state.reserve if f is not None)
+        lines.append(f"stuck with reserves: {left}")
+    return "\n".join(lines)
