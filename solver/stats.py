@@ -32,7 +32,9 @@ def wilson(k: int, n: int, *, z: float = Z95) -> Tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if k == 0 else max(0.0, centre - half)   # exact at the edges, no rounding dust
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return lo, hi
 
 
 def win_interval(*, won: int, lost: int, unknown: int) -> Tuple[float, float]:
@@ -54,11 +56,12 @@ def rank_index(n: int, pct: float) -> int:
 
 def streamed_percentiles(values: Iterable[float], n: int) -> Dict[str, float]:
     """Percentiles of ``n`` ascending values read once from an iterator."""
-    wanted = {rank_index(n, pct): name for name, pct in PERCENTILES}
+    wanted = [(rank_index(n, pct), name) for name, pct in PERCENTILES]
     out: Dict[str, float] = {}
     for i, v in enumerate(values):
-        for name in [nm for idx, nm in wanted.items() if idx == i]:
-            out[name] = v
+        for idx, name in wanted:
+            if idx == i:
+                out[name] = v
         if len(out) == len(PERCENTILES):
             break
     return {name: out.get(name) for name, _ in PERCENTILES}
