@@ -29,7 +29,7 @@ class DaskExecutor:
         except (OSError, TimeoutError, ValueError) as exc:
             raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.spec, self.retries = spec, retries
-        self.done = as_completed([], with_results=False)
+        self.done = as_completed([], loop=self.client.loop, with_results=False)
         threads = sum(self.client.nthreads().values()) or 1
         self.capacity = 4 * threads        # tasks in flight: enough to keep every thread busy
 
