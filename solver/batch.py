@@ -95,6 +95,8 @@ def run_chunk(spec: Spec, seeds: Sequence[int]) -> bytes:
         try:
             res = analyse(seed, analysis=spec.analysis, **kwargs)
         except TypeError as exc:
+            if "keyword argument" not in str(exc):
+                raise
             raise InputError(f"{spec.game} analysis {spec.analysis!r} rejected its options: {exc}") from None
         extra = {k: v for k, v in res.items() if k not in CORE_KEYS}
         out.append([seed, str(res["verdict"]), res.get("limit"), int(res.get("nodes", 0)),
@@ -206,6 +208,7 @@ def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
         todo = count(missing)
         summary.skipped = summary.requested - todo
         if todo == 0:
+            summary.wall_seconds = time.perf_counter() - t0
             return summary
         size = chunk_size or default_chunk_size(todo, workers)
         if cluster:

@@ -90,23 +90,26 @@ def test_bad_parameters_are_input_errors(tmp_path, kw, message):
 
 
 @pytest.mark.parametrize("args", [
-    ["pyramid", "batch", "--seeds", "5-1"],
-    ["pyramid", "batch", "--seeds", "1-x"],
-    ["pyramid", "batch"],
-    ["pyramid", "batch", "--seeds", "1-3", "--analysis", "blind:psychic"],
-    ["batch", "--game", "nope", "--analysis", "x", "--seeds", "1"],
-    ["stats", "MISSING.sqlite"],
+    ["pyramid", "batch", "--seeds", "5-1", "--db", "r.sqlite"],
+    ["pyramid", "batch", "--seeds", "1-x", "--db", "r.sqlite"],
+    ["pyramid", "batch", "--db", "r.sqlite"],
+    ["pyramid", "batch", "--seeds", "1-3", "--analysis", "blind:psychic", "--db", "r.sqlite"],
+    ["pyramid", "batch", "--seeds", "1-3", "--db", "junk.sqlite"],
+    ["batch", "--game", "nope", "--analysis", "x", "--seeds", "1", "--db", "r.sqlite"],
+    ["batch", "--game", "boundary", "--analysis", "playout", "--seeds", "1", "--node-limit", "5",
+     "--db", "r.sqlite", "--workers", "1"],
+    ["stats", "missing.sqlite"],
     ["stats", "junk.sqlite"],
     ["export", "junk.sqlite", "--csv", "o.csv"],
     ["pyramid", "play", "--seed", "1", "--policy", "psychic"],
 ])
 def test_cli_bad_input_exits_2_without_traceback(tmp_path, args):
     (tmp_path / "junk.sqlite").write_text("not a database\n" * 50)
-    args = [a if not a.endswith(".sqlite") else str(tmp_path / a) for a in args]
-    result = CliRunner().invoke(solve, args + ["--db", str(tmp_path / "r.sqlite")]
-                                if args[-1] != "junk.sqlite" and "batch" in args else args)
+    args = [str(tmp_path / a) if a.endswith(".sqlite") else a for a in args]
+    result = CliRunner().invoke(solve, args)
     assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
+    assert "error:" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "r.sqlite").exists() or "boundary" in args
 
 
 def test_cli_batch_stats_export_round_trip(tmp_path):
