@@ -201,9 +201,20 @@ def test_kill_9_then_rerun_stores_every_seed_exactly_once(tmp_path):
     again = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", "--json")
     out, err = again.communicate(timeout=120)
     assert again.returncode == 0, err.decode()
+    assert b"seed/s" not in err                    # no progress bar: stderr is not a terminal
     summary = json.loads(out)
     assert summary["skipped"] == before and summary["done"] == n - before
     con = sqlite3.connect(db)
     seeds = [s for (s,) in con.execute("SELECT seed FROM results ORDER BY seed")]
     con.close()
     assert seeds == list(range(1, n + 1))          # nothing lost, nothing duplicated
+
+
+def test_progress_bar_on_request(tmp_path):
+    args = ["pyramid", "batch", "--seeds", "1-20", "--db", str(tmp_path / "r.sqlite"), "--workers", "1",
+            "--analysis", "blind:greedy"]
+    shown = CliRunner().invoke(solve, args[:3] + ["21-40"] + args[4:] + ["--progress"])
+    hidden = CliRunner().invoke(solve, args)
+    assert shown.exit_code == hidden.exit_code == 0
+    assert "20/20" in shown.output and "seed/s" in shown.output and "won" in shown.output
+    assert "seed/s" not in hidden.output
