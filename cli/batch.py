@@ -46,6 +46,8 @@ def batch_options(fn):
                      help="Seeds per task (default: automatic, at most 64)."),
         click.option("--cluster", metavar="tcp://HOST:PORT", default=None,
                      help="Run on an existing Dask scheduler instead of local workers."),
+        click.option("--retry-unknown", is_flag=True,
+                     help="Run the seeds stored as unknown again (e.g. with larger limits)."),
         click.option("--progress/--no-progress", default=None,
                      help="The progress bar (default: on when stderr is a terminal)."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object."),
@@ -56,12 +58,13 @@ def batch_options(fn):
 
 
 def run_and_report(*, game, analysis, variant, seeds, seeds_file, workers, db, node_limit,
-                   time_limit, chunk_size, cluster, progress, as_json, options=None):
+                   time_limit, chunk_size, cluster, progress, as_json, retry_unknown=False, options=None):
     from solver.batch import run_batch
     summary = run_batch(db=db, game=game, analysis=analysis, variant=variant,
                         ranges=seed_ranges(seeds, seeds_file), workers=workers,
                         chunk_size=chunk_size, node_limit=node_limit, time_limit=time_limit,
-                        options=options, cluster=cluster, progress=progress)
+                        options=options, cluster=cluster, progress=progress,
+                        retry_unknown=retry_unknown)
     if as_json:
         emit_json(summary.to_dict())
     else:

@@ -190,11 +190,13 @@ def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
               chunk_size: Optional[int] = None, node_limit: Optional[int] = None,
               time_limit: Optional[float] = None, options: Optional[dict] = None,
               cluster: Optional[str] = None, progress: Optional[bool] = None,
-              commit_rows: int = 5000, commit_seconds: float = 2.0) -> BatchSummary:
+              retry_unknown: bool = False, commit_rows: int = 5000,
+              commit_seconds: float = 2.0) -> BatchSummary:
     """Analyse every seed of ``ranges`` not yet in ``db``; return a summary.
 
     Ctrl-C (KeyboardInterrupt) stops the run: what is done is committed and the
     summary says ``interrupted``.  ``progress`` None means: a bar if stderr is a TTY.
+    ``retry_unknown`` runs the seeds stored as ``unknown`` again (with new limits).
     """
     spec = make_spec(game=game, analysis=analysis, variant=variant, node_limit=node_limit,
                      time_limit=time_limit, options=options)
@@ -204,7 +206,8 @@ def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
     t0 = time.perf_counter()
     summary = BatchSummary(game, spec.variant, analysis, requested=count(ranges))
     with ResultStore(db, create=True) as store:
-        missing = subtract(list(ranges), store.stored_seeds(game, spec.variant, analysis, ranges))
+        missing = subtract(list(ranges), store.stored_seeds(game, spec.variant, analysis, ranges,
+                                                            decided_only=retry_unknown))
         todo = count(missing)
         summary.skipped = summary.requested - todo
         if todo == 0:

@@ -120,7 +120,8 @@ def common_seeds(store: ResultStore, game: str, variant: str, analyses: List[str
 def summarise(store: ResultStore, *, game: Optional[str] = None, variant: Optional[str] = None,
               slowest: int = 5) -> dict:
     """The report ``solve stats`` prints: one entry per (game, variant, analysis),
-    plus a side-by-side comparison on common seeds where a variant has several analyses."""
+    plus side-by-side comparisons on common seeds where a variant has several analyses
+    (all of them together; with three or more, also each one against ``thoughtful``)."""
     groups = store.groups(game=game, variant=variant)
     report = {"database": store.path, "groups": [group_stats(store, *g, slowest=slowest) for g in groups],
               "side_by_side": []}
@@ -130,6 +131,10 @@ def summarise(store: ResultStore, *, game: Optional[str] = None, variant: Option
     for (g, v), analyses in by_variant.items():
         if len(analyses) > 1:
             report["side_by_side"].append(common_seeds(store, g, v, analyses))
+        if len(analyses) > 2 and "thoughtful" in analyses:   # each policy against the exact answer
+            for other in analyses:
+                if other != "thoughtful":
+                    report["side_by_side"].append(common_seeds(store, g, v, sorted(["thoughtful", other])))
     return report
 
 

@@ -2,7 +2,7 @@
 
 Only the process that runs a batch writes, and it commits in batches, so a
 ``kill -9`` loses at most the rows of the open transaction; those seeds are
-simply run again on resume.  ``INSERT OR IGNORE`` on the primary key makes a
+simply run again on resume.  An upsert on the primary key makes a
 repeated result (a retried Dask task) harmless: every seed is stored exactly once.
 
 SQLite integers are signed 64-bit, so a seed is stored as its two's-complement
@@ -103,9 +103,14 @@ class ResultStore:
 
     # -- writing ---------------------------------------------------------
     def add(self, rows: Sequence[Row]) -> None:
-        """Queue rows in the open transaction (a repeat of a stored key is ignored)."""
+        """Queue rows in the open transaction.  A row whose key is stored already
+        replaces it only if the stored verdict is ``unknown`` (a retry with larger
+        limits); a decided result is never overwritten."""
         self.db.executemany(
-            "INSERT OR IGNORE INTO results VALUES (?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?) "
+            "ON CONFLICT (game, variant, analysis, seed) DO UPDATE SET verdict=excluded.verdict, "
+            "limit_hit=excluded.limit_hit, nodes=excluded.nodes, seconds=excluded.seconds, "
+            "fields=excluded.fields WHERE results.verdict='unknown'",
             [(r.game, r.variant, r.analysis, encode_seed(r.seed), r.verdict, r.limit,
               int(r.nodes), float(r.seconds), r.fields) for r in rows])
 
@@ -114,12 +119,14 @@ class ResultStore:
 
     # -- reading ---------------------------------------------------------
     def stored_seeds(self, game: str, variant: str, analysis: str,
-                     ranges: Sequence[Tuple[int, int]]) -> Iterator[int]:
-        """Stored seeds inside ``ranges``, ascending (streamed, for resume)."""
+                     ranges: Sequence[Tuple[int, int]], *, decided_only: bool = False) -> Iterator[int]:
+        """Stored seeds inside ``ranges``, ascending (streamed, for resume);
+        ``decided_only`` leaves out the ``unknown`` ones (to retry them)."""
+        extra = " AND verdict != 'unknown'" if decided_only else ""
         for lo, hi in _split_at_sign(ranges):
             cur = self.db.execute(
                 "SELECT seed FROM results WHERE game=? AND variant=? AND analysis=? "
-                "AND seed BETWEEN ? AND ? ORDER BY seed",
+                f"AND seed BETWEEN ? AND ?{extra} ORDER BY seed",
                 (game, variant, analysis, encode_seed(lo), encode_seed(hi)))
             for (value,) in cur:
                 yield decode_seed(value)

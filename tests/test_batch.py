@@ -66,6 +66,27 @@ def test_a_limit_is_stored_as_unknown_with_its_name(tmp_path):
         assert nodes <= 21
 
 
+def test_retry_unknown_replaces_only_unknown_rows(tmp_path):
+    db = str(tmp_path / "r.sqlite")
+    run_batch(db=db, game="pyramid", analysis="thoughtful", ranges=parse_ranges("1-30"),
+              workers=1, node_limit=20, progress=False)
+    first = {s: (v, n) for s, v, _, n in stored(db)}
+    unknown = sorted(s for s, (v, _) in first.items() if v == "unknown")
+    again = run_batch(db=db, game="pyramid", analysis="thoughtful", ranges=parse_ranges("1-30"),
+                      workers=1, node_limit=200_000, progress=False)
+    assert again.done == 0                             # without the flag, nothing reruns
+    retry = run_batch(db=db, game="pyramid", analysis="thoughtful", ranges=parse_ranges("1-30"),
+                      workers=1, node_limit=200_000, progress=False, retry_unknown=True)
+    assert (retry.skipped, retry.done) == (30 - len(unknown), len(unknown))
+    after = {s: (v, n) for s, v, _, n in stored(db)}
+    assert len(after) == 30
+    for s, (v, n) in first.items():
+        if v != "unknown":
+            assert after[s] == (v, n)                  # decided rows are never overwritten
+        else:
+            assert after[s][0] == analyse_seed(s, node_limit=200_000)["verdict"]
+
+
 def test_other_games_plug_in(tmp_path):
     db = str(tmp_path / "r.sqlite")
     s = run_batch(db=db, game="boundary", analysis="playout", ranges=parse_ranges("1-4"),

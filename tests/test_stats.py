@@ -65,3 +65,17 @@ def test_report_counts_and_side_by_side(tmp_path):
     assert per["thoughtful"]["won"] == sum(verdicts[s] == "won" for s in range(101, 201))
     text = format_report(report)
     assert "side by side" in text and "thoughtful" in text
+
+
+def test_three_analyses_are_also_compared_pairwise(tmp_path):
+    path = str(tmp_path / "r.sqlite")
+    with ResultStore(path, create=True) as store:
+        for analysis, seeds in (("thoughtful", range(1, 101)), ("blind:a", range(1, 51)),
+                                ("blind:b", range(41, 101))):
+            store.add([Row("pyramid", "continuous", analysis, s, "won" if s % 3 else "lost", None, 1, 0.1, "{}")
+                       for s in seeds])
+        store.commit()
+        report = summarise(store)
+    sizes = {tuple(a["analysis"] for a in c["analyses"]): c["seeds"] for c in report["side_by_side"]}
+    assert sizes == {("blind:a", "blind:b", "thoughtful"): 10, ("blind:a", "thoughtful"): 50,
+                     ("blind:b", "thoughtful"): 60}
