@@ -132,34 +132,34 @@ def _ignore_sigint() -> None:
 
 
 class PoolExecutor:
-    """Worker processes; each gets a new chunk as soon as it hands one back."""
+    """Worker processes; each gets a new chunk as soon as it hands one back.
+
+    A worker that dies (killed, out of memory) breaks the pool and the run
+    stops with the error instead of waiting forever for its chunk.
+    """
 
     def __init__(self, spec: Spec, workers: int) -> None:
-        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
         self.spec = spec
-        self.pool = multiprocessing.get_context().Pool(workers, initializer=_ignore_sigint)
+        self.pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
         self.replies: "queue.Queue" = queue.Queue()
         self.capacity = 2 * workers
 
     def submit(self, seeds: List[int]) -> None:
-        self.pool.apply_async(run_chunk, (self.spec, seeds), callback=self.replies.put,
-                              error_callback=self.replies.put)
+        self.pool.submit(run_chunk, self.spec, seeds).add_done_callback(self.replies.put)
 
     def next_result(self, timeout: float) -> Optional[bytes]:
         try:
-            reply = self.replies.get(timeout=timeout)
+            future = self.replies.get(timeout=timeout)
         except queue.Empty:
             return None
-        if isinstance(reply, BaseException):
-            raise reply
-        return reply
+        return future.result()          # the worker's exception, if it raised one
 
     def close(self, *, abort: bool = False) -> None:
-        if abort:
-            self.pool.terminate()
-        else:
-            self.pool.close()
-        self.pool.join()
+        if abort:   # do not wait for chunks in progress: they are not stored and will rerun
+            for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
+                proc.terminate()
+        self.pool.shutdown(wait=True, cancel_futures=abort)
 
 
 # -- the runner ------------------------------------------------------------------
