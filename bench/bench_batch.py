@@ -10,6 +10,7 @@ workers over 1, divided by 2.  Each batch runs once (``pedantic``): the
 machine is shared and the batch is long enough to time on its own.
 """
 import os
+import resource
 
 import pytest
 
@@ -21,10 +22,19 @@ NODE_LIMIT = int(os.environ.get("BENCH_NODE_LIMIT", "1000000"))
 RESULTS = {}
 
 
+def cpu_seconds():
+    """CPU time of this process and its reaped children (the workers)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def run(tmp_path, workers):
     db = str(tmp_path / f"bench{workers}.sqlite")
-    return run_batch(db=db, game="pyramid", analysis="thoughtful", ranges=parse_ranges(SEEDS),
+    cpu0 = cpu_seconds()
+    summary = run_batch(db=db, game="pyramid", analysis="thoughtful", ranges=parse_ranges(SEEDS),
                      workers=workers, node_limit=NODE_LIMIT, progress=False)
+    summary.cpu = cpu_seconds() - cpu0
+    return summary
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -39,9 +49,12 @@ def test_batch_throughput(benchmark, tmp_path, workers):
             f"{summary.solve_seconds:.2f}s")
     if workers == 1:
         line += f", runner overhead {100 * overhead:.1f}%"
+    line += f", {summary.cpu:.2f} cpu-s"
     if workers == 2 and 1 in RESULTS:
         speedup = RESULTS[1].wall_seconds / summary.wall_seconds
-        benchmark.extra_info.update(speedup=speedup, efficiency=speedup / 2)
-        line += (f", cpu {summary.solve_seconds / (2 * summary.wall_seconds):.0%} busy; speed-up "
-                 f"{speedup:.2f}x, parallel efficiency {speedup / 2:.0%}")
+        cpu_ratio = RESULTS[1].cpu / summary.cpu
+        benchmark.extra_info.update(speedup=speedup, efficiency=speedup / 2, cpu_efficiency=cpu_ratio)
+        line += (f"; workers busy {summary.solve_seconds / (2 * summary.wall_seconds):.0%} of the wall time; "
+                 f"speed-up {speedup:.2f}x, parallel efficiency {speedup / 2:.0%}; cpu-time efficiency "
+                 f"(1-worker cpu / 2-worker cpu) {cpu_ratio:.0%}")
     print(line)

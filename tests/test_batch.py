@@ -239,3 +239,15 @@ def test_progress_bar_on_request(tmp_path):
     assert shown.exit_code == hidden.exit_code == 0
     assert "20/20" in shown.output and "seed/s" in shown.output and "won" in shown.output
     assert "seed/s" not in hidden.output
+
+
+@pytest.mark.slow
+def test_sweep_two_workers_equal_direct_analysis(tmp_path):
+    """A longer sweep: every stored row equals a direct call of the analysis."""
+    db = str(tmp_path / "r.sqlite")
+    for analysis in ("thoughtful", "blind:greedy"):
+        run_batch(db=db, game="pyramid", analysis=analysis, ranges=parse_ranges("1-1500"), workers=2,
+                  node_limit=100_000, progress=False)
+        for seed, verdict, limit, nodes in stored(db, analysis):
+            direct = analyse_seed(seed, analysis=analysis, node_limit=100_000)
+            assert (verdict, limit, nodes) == (direct["verdict"], direct["limit"], direct["nodes"])
