@@ -14,6 +14,7 @@ from typing import List, Optional
 from solver.errors import InputError
 
 RETRIES = 3
+CONNECT_TIMEOUT = "10s"
 
 
 class DaskExecutor:
@@ -25,7 +26,7 @@ class DaskExecutor:
         except ImportError:
             raise InputError("--cluster needs Dask: pip install '.[distributed]'") from None
         try:
-            self.client = Client(address, timeout="10s", set_as_default=False)
+            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.spec, self.retries = spec, retries

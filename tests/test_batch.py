@@ -210,7 +210,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path):
 
 
 def test_kill_9_then_rerun_stores_every_seed_exactly_once(tmp_path):
-    db, n = str(tmp_path / "r.sqlite"), 4000
+    db, n = str(tmp_path / "r.sqlite"), 3000
     proc = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", session=True)
     assert wait_for_rows(proc, db), proc.stderr.read().decode()
     time.sleep(0.3)
