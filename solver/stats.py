@@ -114,7 +114,21 @@ def common_seeds(store: ResultStore, game: str, variant: str, analyses: List[str
         per.append({"analysis": analysis, "won": won, "lost": lost, "unknown": unknown,
                     "win_rate": round(won / (n - unknown), 4) if n > unknown else None,
                     "win_low": lo, "win_high": hi})
-    return {"game": game, "variant": variant, "seeds": rows[0][4] if rows else 0, "analyses": per}
+    out = {"game": game, "variant": variant, "seeds": rows[0][4] if rows else 0, "analyses": per}
+    if len(analyses) == 2 and "thoughtful" in analyses:
+        out.update(cross_check(store, game, variant, next(a for a in analyses if a != "thoughtful")))
+    return out
+
+
+def cross_check(store: ResultStore, game: str, variant: str, other: str) -> dict:
+    """Seeds ``other`` won although the exact search said ``lost`` (must be none: a
+    played win is a certificate) or ``unknown`` (winnable after all: a lower bound)."""
+    counts = dict(store.db.execute(
+        """SELECT t.verdict, COUNT(*) FROM results o JOIN results t
+           ON t.game=o.game AND t.variant=o.variant AND t.seed=o.seed AND t.analysis='thoughtful'
+           WHERE o.game=? AND o.variant=? AND o.analysis=? AND o.verdict='won'
+             AND t.verdict IN ('lost', 'unknown') GROUP BY t.verdict""", (game, variant, other)))
+    return {"won_where_lost": counts.get("lost", 0), "won_where_unknown": counts.get("unknown", 0)}
 
 
 def summarise(store: ResultStore, *, game: Optional[str] = None, variant: Optional[str] = None,
@@ -167,4 +181,7 @@ def format_report(report: dict) -> str:
         for a in c["analyses"]:
             lines.append(f"  {a['analysis']:<18} won {a['won']:>7}  rate {_pct(a['win_rate']):>8}  "
                          f"[{_pct(a['win_low'])} - {_pct(a['win_high'])}]")
+        if "won_where_unknown" in c:
+            lines.append(f"  won by play where the search said unknown: {c['won_where_unknown']}, "
+                         f"where it said lost: {c['won_where_lost']} (must be 0)")
     return "\n".join(lines)

@@ -66,3 +66,14 @@ def test_play_command_shows_the_game():
     assert "level 1:" in r.output
     first = str(face_moves(deal_from_seed(5), game).history[0])
     assert first in r.output
+
+
+@pytest.mark.parametrize("variant", ["continuous", "wild-dragons"])
+def test_a_blind_win_is_never_a_deal_the_search_calls_lost(variant):
+    """Two independent answers to one question: a won blind game certifies the deal."""
+    from solver.pyramid.analysis import analyse_seed
+    lost = [s for s in range(1, 400)
+            if analyse_seed(s, variant=variant, node_limit=5_000)["verdict"] == "lost"]
+    assert lost
+    for seed in lost:
+        assert play(deal_from_seed(seed), policy="greedy", variant=variant).verdict == "lost"

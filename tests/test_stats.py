@@ -79,3 +79,16 @@ def test_three_analyses_are_also_compared_pairwise(tmp_path):
     sizes = {tuple(a["analysis"] for a in c["analyses"]): c["seeds"] for c in report["side_by_side"]}
     assert sizes == {("blind:a", "blind:b", "thoughtful"): 10, ("blind:a", "thoughtful"): 50,
                      ("blind:b", "thoughtful"): 60}
+
+
+def test_cross_check_counts_blind_wins_against_the_search(tmp_path):
+    path = str(tmp_path / "r.sqlite")
+    exact = {1: "won", 2: "lost", 3: "unknown", 4: "unknown", 5: "lost"}
+    blind = {1: "won", 2: "won", 3: "won", 4: "lost", 5: "lost"}
+    with ResultStore(path, create=True) as store:
+        for analysis, verdicts in (("thoughtful", exact), ("blind:x", blind)):
+            store.add([Row("pyramid", "continuous", analysis, s, v, None, 1, 0.1, "{}")
+                       for s, v in verdicts.items()])
+        store.commit()
+        (side,) = summarise(store)["side_by_side"]
+    assert (side["won_where_lost"], side["won_where_unknown"]) == (1, 1)
