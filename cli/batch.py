@@ -77,14 +77,36 @@ def run_and_report(*, game, analysis, variant, seeds, seeds_file, workers, db, n
         sys.exit(130)
 
 
+def parse_options(pairs):
+    """``KEY=VALUE`` pairs; a value that reads as JSON (``30``, ``true``) is taken as such.
+
+    >>> parse_options(["max_plies=30", "name=x"])
+    {'max_plies': 30, 'name': 'x'}
+    """
+    import json
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise InputError(f"malformed --option {pair!r} (expected KEY=VALUE)")
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value
+    return out
+
+
 @click.command("batch")
 @click.option("--game", required=True, help="The game (e.g. pyramid, boundary).")
 @click.option("--analysis", required=True, help="The per-seed analysis (e.g. thoughtful, blind:greedy).")
 @click.option("--variant", default=None, help="The game's variant (default: the game's default).")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+              help="An option of the game's analysis (repeatable), e.g. max_plies=200.")
 @batch_options
-def batch(game, analysis, variant, **kw):
+def batch(game, analysis, variant, option_pairs, **kw):
     """Analyse every seed of a range into the results database (resumable)."""
-    run_and_report(game=game, analysis=analysis, variant=variant, **kw)
+    run_and_report(game=game, analysis=analysis, variant=variant,
+                   options=parse_options(option_pairs), **kw)
 
 
 @click.command("stats")

@@ -87,6 +87,16 @@ def test_retry_unknown_replaces_only_unknown_rows(tmp_path):
             assert after[s][0] == analyse_seed(s, node_limit=200_000)["verdict"]
 
 
+def test_generic_command_passes_game_options(tmp_path):
+    db = str(tmp_path / "r.sqlite")
+    r = CliRunner().invoke(solve, ["batch", "--game", "boundary", "--analysis", "playout", "--seeds", "3-4",
+                                   "--option", "max_plies=12", "--db", db, "--workers", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    with ResultStore(db) as st:
+        assert [json.loads(row.fields)["plies"] <= 12 for row in st.rows()] == [True, True]
+        assert [json.loads(row.fields)["max_plies"] for row in st.rows()] == [12, 12]
+
+
 def test_other_games_plug_in(tmp_path):
     db = str(tmp_path / "r.sqlite")
     s = run_batch(db=db, game="boundary", analysis="playout", ranges=parse_ranges("1-4"),
@@ -123,6 +133,10 @@ def test_bad_parameters_are_input_errors(tmp_path, kw, message):
     ["stats", "junk.sqlite"],
     ["export", "junk.sqlite", "--csv", "o.csv"],
     ["pyramid", "play", "--seed", "1", "--policy", "psychic"],
+    ["batch", "--game", "boundary", "--analysis", "playout", "--seeds", "1", "--option", "oops",
+     "--db", "r.sqlite"],
+    ["batch", "--game", "pyramid", "--analysis", "blind:greedy", "--seeds", "1", "--option", "samples=2",
+     "--db", "r.sqlite"],
 ])
 def test_cli_bad_input_exits_2_without_traceback(tmp_path, args):
     (tmp_path / "junk.sqlite").write_text("not a database\n" * 50)

@@ -56,6 +56,8 @@ def test_bad_policy_and_options():
         play(deal_from_seed(1), policy="psychic")
     with pytest.raises(InputError):
         play(deal_from_seed(1), policy="lookahead", samples=0)
+    with pytest.raises(InputError, match="no option"):
+        play(deal_from_seed(1), policy="greedy", samples=3)
 
 
 def test_play_command_shows_the_game():

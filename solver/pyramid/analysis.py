@@ -23,7 +23,6 @@ from solver.pyramid.search import DEFAULT_NODE_LIMIT, DEFAULT_TABLE_MB, DEFAULT_
 
 DEFAULT_VARIANT = "continuous"
 ANALYSES = ("thoughtful",) + tuple(f"blind:{name}" for name in POLICIES)
-BLIND_OPTIONS = ("samples", "width", "depth")
 
 
 def check_options(*, analysis: str, variant: str = DEFAULT_VARIANT, **options) -> None:
@@ -32,8 +31,8 @@ def check_options(*, analysis: str, variant: str = DEFAULT_VARIANT, **options) -
     if analysis == "thoughtful":
         allowed = ("node_limit", "time_limit", "table_mb")
     elif analysis.startswith("blind:"):
-        check_policy(analysis[len("blind:"):])
-        allowed = BLIND_OPTIONS + ("node_limit", "time_limit")
+        policy = POLICIES[check_policy(analysis[len("blind:"):])]
+        allowed = policy.OPTIONS + ("node_limit", "time_limit")
     else:
         raise InputError(f"unknown analysis {analysis!r} (known: thoughtful, blind:NAME "
                          f"with NAME one of {', '.join(POLICIES)})")

@@ -74,6 +74,7 @@ class Greedy:
     the one that leaves the most open positions (board information only)."""
 
     name = "greedy"
+    OPTIONS: Tuple[str, ...] = ()
 
     def __init__(self, *, seed: int = 0, **_ignored) -> None:
         self.nodes = 0
@@ -100,6 +101,7 @@ class Lookahead:
     orders of the unseen tiles, each followed by a ``depth``-move roll-out."""
 
     name = "lookahead"
+    OPTIONS: Tuple[str, ...] = ("samples", "width", "depth")
 
     def __init__(self, *, seed: int = 0, samples: int = 4, width: int = 4, depth: int = 6,
                  variant_code: int = 0, **_ignored) -> None:
@@ -155,6 +157,9 @@ def play(deal: Deal, *, policy: str = "greedy", variant: str = "continuous",
          **options) -> BlindGame:
     """Play ``deal`` blind with ``policy`` until it is won or no tile fits."""
     check_policy(policy)
+    unknown = sorted(set(options) - set(POLICIES[policy].OPTIONS))
+    if unknown:
+        raise InputError(f"policy {policy} takes no option {unknown[0]!r}")
     if variant not in VARIANT_CODES:
         raise InputError(f"unknown variant {variant!r} (expected {' or '.join(VARIANT_CODES)})")
     t0 = time.perf_counter()
