@@ -48,7 +48,8 @@ def plot(db: str, out: str, *, game: Optional[str] = None, variant: Optional[str
         for key in groups:
             edges, counts = log_histogram(store, key)
             label = " ".join(k for k in key if k != "default")
-            ax_time.stairs(counts, edges, label=label)
+            total = sum(counts)
+            ax_time.stairs([100 * c / total for c in counts], edges, label=f"{label} ({total} seeds)")
             s = group_stats(store, *key, slowest=0)
             rate = s["win_rate"] if s["win_rate"] is not None else 0.0
             labels.append(label)
@@ -57,7 +58,7 @@ def plot(db: str, out: str, *, game: Optional[str] = None, variant: Optional[str
             errs[1].append(100 * max(0.0, s["win_high"] - rate))
         ax_time.set_xscale("log")
         ax_time.set_xlabel("time per seed (seconds, log scale)")
-        ax_time.set_ylabel("number of seeds")
+        ax_time.set_ylabel("share of the group's seeds (%)")
         ax_time.set_title("Distribution of time per seed (search or blind game)")
         ax_time.legend(fontsize="small")
         ax_rate.barh(range(len(labels)), rates, xerr=errs, capsize=4, color="tab:blue", alpha=0.8)
@@ -65,7 +66,7 @@ def plot(db: str, out: str, *, game: Optional[str] = None, variant: Optional[str
             ax_rate.text(2, i, f"{r:.1f}%", va="center", color="white", fontweight="bold")
         ax_rate.set_yticks(range(len(labels)), labels)
         ax_rate.set_xlim(0, 100)
-        ax_rate.set_xlabel("win rate (% of decided seeds; bars: 95% Wilson interval, unknowns widen it)")
+        ax_rate.set_xlabel("win rate (% of decided seeds)\nwhiskers: 95% Wilson interval, widened by unknowns")
         ax_rate.set_title("Win rate by variant and analysis")
         fig.suptitle(f"Results in {db}")
         fig.tight_layout()
