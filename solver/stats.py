@@ -177,7 +177,7 @@ def format_report(report: dict) -> str:
             lines.append("  slowest  " + ", ".join(
                 f"{x['seed']} ({x['seconds']:.3g}s {x['verdict']})" for x in g["slowest"]))
     for c in report["side_by_side"]:
-        lines.append(f"side by side, {c['game']} {c['variant']}, on the {c['seeds']} seeds every analysis has:")
+        lines.append(f"side by side, {c['game']} {c['variant']}, on the {c['seeds']} seeds all of these have:")
         for a in c["analyses"]:
             lines.append(f"  {a['analysis']:<18} won {a['won']:>7}  rate {_pct(a['win_rate']):>8}  "
                          f"[{_pct(a['win_low'])} - {_pct(a['win_high'])}]")
