@@ -167,8 +167,9 @@ def format_report(report: dict) -> str:
         limits = ", ".join(f"{c} hit the {k} limit" for k, c in g["limits"].items())
         lines.append(f"  won {g['won']}, lost {g['lost']}, unknown {g['unknown']}{other}"
                      + (f" ({limits})" if limits else ""))
-        lines.append(f"  win rate {_pct(g['win_rate'])} of decided; 95% interval "
-                     f"{_pct(g['win_low'])} - {_pct(g['win_high'])}")
+        if g["won"] + g["lost"] + g["unknown"]:       # a game with other verdicts has no win rate
+            lines.append(f"  win rate {_pct(g['win_rate'])} of decided; 95% interval "
+                         f"{_pct(g['win_low'])} - {_pct(g['win_high'])}")
         s, nd = g["seconds"], g["nodes"]
         if s:
             lines.append("  seconds  " + "  ".join(f"{k} {s[k]:.4g}" for k, _ in PERCENTILES))
