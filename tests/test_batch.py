@@ -66,6 +66,17 @@ def test_a_limit_is_stored_as_unknown_with_its_name(tmp_path):
         assert nodes <= 21
 
 
+def test_a_time_limit_is_stored_as_unknown_with_its_name(tmp_path):
+    db = str(tmp_path / "r.sqlite")
+    hard = 447                                  # continuous: still open after 20 million nodes
+    s = run_batch(db=db, game="pyramid", analysis="thoughtful", ranges=[(hard, hard), (1, 3)],
+                  workers=1, time_limit=0.05, progress=False)
+    rows = {seed: (v, limit) for seed, v, limit, _ in stored(db)}
+    assert rows[hard] == ("unknown", "time")
+    assert all(rows[seed][0] != "unknown" for seed in (1, 2, 3))
+    assert s.verdicts["unknown"] == 1
+
+
 def test_retry_unknown_replaces_only_unknown_rows(tmp_path):
     db = str(tmp_path / "r.sqlite")
     run_batch(db=db, game="pyramid", analysis="thoughtful", ranges=parse_ranges("1-30"),
