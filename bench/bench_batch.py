@@ -58,3 +58,29 @@ def test_batch_throughput(benchmark, tmp_path, workers):
                  f"speed-up {speedup:.2f}x, parallel efficiency {speedup / 2:.0%}; cpu-time efficiency "
                  f"(1-worker cpu / 2-worker cpu) {cpu_ratio:.0%}")
     print(line)
+
+
+# -- the blind roll-out's hot pick: compiled against the reference key -------------
+def _midgame_moves():
+    from cext.pyramid import Engine
+    from solver.pyramid.deal import deal_from_seed
+    from solver.pyramid.search import deal_kinds
+    from cext import pyramid_blind
+    engine = Engine(deal_kinds(deal_from_seed(3)))
+    for _ in range(60):
+        moves = engine.legal_moves()
+        engine.make(*pyramid_blind.quick_pick(moves))
+    return engine.legal_moves()
+
+
+@pytest.mark.parametrize("impl", ["compiled", "python"])
+def test_quick_pick(benchmark, impl):
+    from cext import pyramid_blind
+    from solver.pyramid.blind import _places, quick_key
+    moves = _midgame_moves()
+    if impl == "compiled":
+        pick = benchmark(pyramid_blind.quick_pick, moves)
+    else:
+        pick = benchmark(lambda: min(moves, key=lambda m, p=_places(moves): quick_key(m, p)))
+    places = _places(moves)
+    assert pick == min(moves, key=lambda m: quick_key(m, places))
