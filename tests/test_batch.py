@@ -276,3 +276,23 @@ def test_sweep_two_workers_equal_direct_analysis(tmp_path):
         for seed, verdict, limit, nodes in stored(db, analysis):
             direct = analyse_seed(seed, analysis=analysis, node_limit=100_000)
             assert (verdict, limit, nodes) == (direct["verdict"], direct["limit"], direct["nodes"])
+
+
+@pytest.mark.slow
+def test_repeated_kill_9_at_random_moments(tmp_path):
+    """Kill the run several times, at random moments (even before the first commit)."""
+    import random
+    db, n, rng = str(tmp_path / "r.sqlite"), 6000, random.Random(9)
+    for _ in range(4):
+        proc = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", session=True)
+        time.sleep(rng.uniform(0.2, 4.0))
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    again = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", "--json")
+    out, err = again.communicate(timeout=300)
+    assert again.returncode == 0, err.decode()
+    con = sqlite3.connect(db)
+    seeds = [s for (s,) in con.execute("SELECT seed FROM results ORDER BY seed")]
+    con.close()
+    assert seeds == list(range(1, n + 1))
