@@ -20,7 +20,7 @@ import time
 import zlib
 from collections import deque
 from dataclasses import asdict, dataclass, field
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from solver.errors import InputError
 from solver.seeds import Range, chunks, count, subtract

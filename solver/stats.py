@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from solver.store import ResultStore, decode_seed, where_clause
+from solver.store import ResultStore, decode_seed
 
 Z95 = 1.959963984540054
 PERCENTILES = (("median", 50), ("p90", 90), ("p99", 99), ("max", 100))

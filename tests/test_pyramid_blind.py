@@ -10,7 +10,6 @@ from solver.errors import InputError
 from solver.pyramid.blind import POLICIES, face_moves, play, quick_key, _places
 from solver.pyramid.check import check_solution
 from solver.pyramid.deal import Deal, deal_from_seed
-from solver.pyramid.rules import PyramidGame
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))

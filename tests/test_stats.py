@@ -2,7 +2,6 @@
 import math
 import random
 
-import pytest
 from hypothesis import given, strategies as st
 
 from solver.stats import format_report, nearest_rank, streamed_percentiles, summarise, wilson, win_interval

@@ -18,7 +18,7 @@ import time
 from solver.errors import InputError
 from solver.pyramid.blind import POLICIES, check_policy, play
 from solver.pyramid.deal import deal_from_seed
-from solver.pyramid.rules import VARIANTS, check_variant
+from solver.pyramid.rules import VARIANTS, check_variant  # noqa: F401  (VARIANTS: read by the runner)
 from solver.pyramid.search import DEFAULT_NODE_LIMIT, DEFAULT_TABLE_MB, DEFAULT_TIME_LIMIT, solve
 
 DEFAULT_VARIANT = "continuous"

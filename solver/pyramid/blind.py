@@ -2,8 +2,8 @@
 
 A blind player never sees the stock.  ``greedy`` judges a move by what is on
 the table; ``lookahead`` also imagines the unseen tiles: it deals them in
-random orders (the shared SplitMix64, seeded from the deal's seed, so a game
-replays exactly), plays each candidate move in every imagined world, follows
+random orders (the shared SplitMix64 and Fisher-Yates, seeded from the deal's
+seed, so a game replays exactly), plays each candidate move in every imagined world, follows
 it with a short greedy roll-out, and picks the move that placed most tiles on
 average.  The real stock is only ever used to refill the reserves after a
 move has been chosen.
@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
+from cext import pyramid_blind as _fast
 from cext.pyramid import Engine
+from cext.rng import shuffled_indices
 from solver.errors import InputError
+from solver.pyramid.deal import Deal
 from solver.pyramid.geometry import POSITIONS
 from solver.pyramid.search import VARIANT_CODES, deal_kinds
-from solver.pyramid.deal import Deal
 from solver.pyramid.tiles import KIND_DRAGON, N_KINDS
-from cext import pyramid_blind as _fast
-from cext.rng import shuffled_indices
 from solver.rng import SplitMix64
 
 KindMove = Tuple[int, int]        # (kind, position)
