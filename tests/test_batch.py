@@ -235,16 +235,18 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path):
 
 
 def test_kill_9_then_rerun_stores_every_seed_exactly_once(tmp_path):
+    # blind:greedy costs a few ms a seed: the run outlasts the first commit (2 s) even on an
+    # idle machine, so the kill lands mid-run.
     db, n = str(tmp_path / "r.sqlite"), 3000
-    proc = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", session=True)
+    greedy = ("--analysis", "blind:greedy")
+    proc = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", *greedy, session=True)
     assert wait_for_rows(proc, db), proc.stderr.read().decode()
-    time.sleep(0.3)
     os.killpg(proc.pid, signal.SIGKILL)            # the runner and its workers, mid-run
     proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL, proc.stderr.read().decode()
     before = count_rows(db)
     assert 0 < before < n, before
-    again = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", "--json")
+    again = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", "--json", *greedy)
     out, err = again.communicate(timeout=120)
     assert again.returncode == 0, (again.returncode, err.decode())
     assert b"seed/s" not in err                    # no progress bar: stderr is not a terminal
