@@ -41,7 +41,13 @@ class DaskExecutor:
 
     def next_result(self, timeout: float) -> Optional[bytes]:
         future = next(self.done)   # blocks until one completes
-        return future.result()
+        try:
+            return future.result()
+        except (ModuleNotFoundError, RuntimeError) as exc:
+            if isinstance(exc, ModuleNotFoundError) or "deserializ" in str(exc):
+                raise InputError("the Dask scheduler or a worker cannot import this package: "
+                                 "install it (pip install '.[distributed]') on every machine") from None
+            raise
 
     def close(self, *, abort: bool = False) -> None:
         try:
