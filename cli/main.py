@@ -62,6 +62,9 @@ def _register() -> None:
     solve.add_command(boundary.boundary)
     solve.add_command(continental.continental)
     solve.add_command(continuum.continuum)
+    from cli import batch  # the shared batch, stats, export and plot commands
+    for command in batch.COMMANDS:
+        solve.add_command(command)
 
 
 _register()

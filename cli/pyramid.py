@@ -196,3 +196,8 @@ def show(ctx, seed, deal_text, deal_file, variant, node_limit, time_limit, table
         except OSError as exc:
             raise InputError(f"cannot write {svg_path}: {exc.strerror}") from None
         click.echo(f"wrote {svg_path}")
+
+
+from cli.pyramid_play import batch, play  # noqa: E402  (issue 3: blind play and batch)
+pyramid.add_command(play)
+pyramid.add_command(batch)

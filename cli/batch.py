@@ -1,0 +1,157 @@
+"""`solve batch`, `solve stats`, `solve export`, `solve plot`: the shared batch commands.
+
+Every game plugs in through ``solver.<game>.analysis.analyse_seed``; these
+commands are thin over :mod:`solver.batch`, :mod:`solver.stats`,
+:mod:`solver.export` and :mod:`solver.plot`.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from cli.common import emit_json, read_text_file
+from solver.errors import InputError
+from solver.seeds import normalise, parse_ranges, parse_seeds_file
+
+DEFAULT_DB = "results.sqlite"
+
+
+def seed_ranges(seeds, seeds_file):
+    """The ranges named by --seeds and/or --seeds-file."""
+    ranges = []
+    if seeds:
+        ranges += parse_ranges(seeds)
+    if seeds_file:
+        ranges += parse_seeds_file(read_text_file(seeds_file), name=seeds_file)
+    if not ranges:
+        raise InputError("name the seeds with --seeds (e.g. 1-100000) or --seeds-file")
+    return normalise(ranges)
+
+
+def batch_options(fn):
+    """The options every form of `batch` shares (the game-specific form adds its own)."""
+    opts = [
+        click.option("--seeds", help="Seeds and ranges, e.g. 1-100000 or 1-10,50."),
+        click.option("--seeds-file", type=click.Path(dir_okay=False),
+                     help="A file with one seed or one range per line."),
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Worker processes (default: all cores)."),
+        click.option("--db", default=DEFAULT_DB, show_default=True, help="The results database."),
+        click.option("--node-limit", type=click.IntRange(min=1), default=None,
+                     help="Per-deal node limit (default: the game's)."),
+        click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Per-deal time limit in seconds (default: the game's)."),
+        click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+                     help="Seeds per task (default: automatic, at most 64)."),
+        click.option("--cluster", metavar="tcp://HOST:PORT", default=None,
+                     help="Run on an existing Dask scheduler instead of local workers."),
+        click.option("--retry-unknown", is_flag=True,
+                     help="Run the seeds stored as unknown again (e.g. with larger limits)."),
+        click.option("--progress/--no-progress", default=None,
+                     help="The progress bar (default: on when stderr is a terminal)."),
+        click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object."),
+    ]
+    for opt in reversed(opts):
+        fn = opt(fn)
+    return fn
+
+
+def run_and_report(*, game, analysis, variant, seeds, seeds_file, workers, db, node_limit,
+                   time_limit, chunk_size, cluster, progress, as_json, retry_unknown=False, options=None):
+    from solver.batch import run_batch
+    summary = run_batch(db=db, game=game, analysis=analysis, variant=variant,
+                        ranges=seed_ranges(seeds, seeds_file), workers=workers,
+                        chunk_size=chunk_size, node_limit=node_limit, time_limit=time_limit,
+                        options=options, cluster=cluster, progress=progress,
+                        retry_unknown=retry_unknown)
+    if as_json:
+        emit_json(summary.to_dict())
+    else:
+        verdicts = ", ".join(f"{v} {c}" for v, c in sorted(summary.verdicts.items())) or "nothing new"
+        click.echo(f"{game} {summary.variant} {analysis}: {summary.requested} seeds, "
+                   f"{summary.skipped} already stored, {summary.done} run ({verdicts}) "
+                   f"in {summary.wall_seconds:.1f}s -> {db}")
+    if summary.interrupted:
+        click.echo(f"solve: interrupted; {summary.done} results kept, rerun to resume", err=True)
+        sys.exit(130)
+
+
+def parse_options(pairs):
+    """``KEY=VALUE`` pairs; a value that reads as JSON (``30``, ``true``) is taken as such.
+
+    >>> parse_options(["max_plies=30", "name=x"])
+    {'max_plies': 30, 'name': 'x'}
+    """
+    import json
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise InputError(f"malformed --option {pair!r} (expected KEY=VALUE)")
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value
+    return out
+
+
+@click.command("batch")
+@click.option("--game", required=True, help="The game (e.g. pyramid, boundary).")
+@click.option("--analysis", required=True, help="The per-seed analysis (e.g. thoughtful, blind:greedy).")
+@click.option("--variant", default=None, help="The game's variant (default: the game's default).")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+              help="An option of the game's analysis (repeatable), e.g. max_plies=200.")
+@batch_options
+def batch(game, analysis, variant, option_pairs, **kw):
+    """Analyse every seed of a range into the results database (resumable)."""
+    run_and_report(game=game, analysis=analysis, variant=variant,
+                   options=parse_options(option_pairs), **kw)
+
+
+@click.command("stats")
+@click.argument("db", type=click.Path(dir_okay=False))
+@click.option("--game", default=None, help="Only this game.")
+@click.option("--variant", default=None, help="Only this variant.")
+@click.option("--slowest", type=click.IntRange(min=0), default=5, show_default=True,
+              help="How many of the slowest seeds to list.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def stats(db, game, variant, slowest, as_json):
+    """Counts, win rates with 95% Wilson intervals, time and node percentiles."""
+    from solver.stats import format_report, summarise
+    from solver.store import ResultStore
+    with ResultStore(db) as store:
+        report = summarise(store, game=game, variant=variant, slowest=slowest)
+    if as_json:
+        emit_json(report)
+    else:
+        click.echo(format_report(report))
+
+
+@click.command("export")
+@click.argument("db", type=click.Path(dir_okay=False))
+@click.option("--csv", "csv_path", required=True, help="The CSV file to write ('-' for stdout).")
+@click.option("--game", default=None, help="Only this game.")
+@click.option("--variant", default=None, help="Only this variant.")
+@click.option("--analysis", default=None, help="Only this analysis.")
+def export(db, csv_path, game, variant, analysis):
+    """Write one CSV row per stored seed (streamed)."""
+    from solver.export import export_csv
+    n = export_csv(db, csv_path, game=game, variant=variant, analysis=analysis)
+    if csv_path != "-":
+        click.echo(f"{n} rows -> {csv_path}", err=True)
+
+
+@click.command("plot")
+@click.argument("db", type=click.Path(dir_okay=False))
+@click.option("--out", required=True, help="The image to write (e.g. chart.png, chart.svg).")
+@click.option("--game", default=None, help="Only this game.")
+@click.option("--variant", default=None, help="Only this variant.")
+def plot(db, out, game, variant):
+    """Chart the time distribution (log scale) and the win rates with intervals."""
+    from solver.plot import plot as draw
+    n = draw(db, out, game=game, variant=variant)
+    click.echo(f"{n} result groups -> {out}", err=True)
+
+
+COMMANDS = (batch, stats, export, plot)

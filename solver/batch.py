@@ -1,0 +1,281 @@
+"""The batch runner, written once for every game.
+
+A game plugs in through ``solver.<game>.analysis.analyse_seed(seed, *,
+analysis=..., **options) -> dict`` (at least ``verdict``, ``nodes``,
+``seconds``).  The runner splits the seeds not yet stored into chunks, hands
+them out dynamically (a slow deal stalls one chunk, never the others) to
+worker processes or a Dask cluster, and streams the compact replies into one
+SQLite writer that commits in batches.  Rerunning the same command resumes.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import queue
+import signal
+import sys
+import time
+import zlib
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from solver.errors import InputError
+from solver.seeds import Range, chunks, count, subtract
+from solver.store import ResultStore, Row
+
+CORE_KEYS = ("seed", "game", "variant", "analysis", "verdict", "nodes", "seconds", "limit")
+NO_VARIANT = "default"
+
+
+# -- games ---------------------------------------------------------------------
+def known_games() -> List[str]:
+    """Games whose package has an ``analysis`` module."""
+    import solver
+    return sorted(m.name for m in pkgutil.iter_modules(solver.__path__) if m.ispkg
+                  and importlib.util.find_spec(f"solver.{m.name}.analysis") is not None)
+
+
+def game_module(game: str):
+    """``solver.<game>.analysis``, or InputError naming the games there are."""
+    if game not in known_games():
+        raise InputError(f"unknown game {game!r} (known: {', '.join(known_games())})")
+    return importlib.import_module(f"solver.{game}.analysis")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What every seed of a batch is asked: picklable, sent with each chunk."""
+
+    game: str
+    analysis: str
+    variant: str = NO_VARIANT
+    options: Tuple[Tuple[str, object], ...] = ()
+
+    def kwargs(self) -> Dict[str, object]:
+        kw = dict(self.options)
+        if self.variant != NO_VARIANT:
+            kw["variant"] = self.variant
+        return kw
+
+
+def make_spec(*, game: str, analysis: str, variant: Optional[str] = None,
+              node_limit: Optional[int] = None, time_limit: Optional[float] = None,
+              options: Optional[Dict[str, object]] = None) -> Spec:
+    """Check a batch's parameters in the main process, before any work starts."""
+    module = game_module(game)
+    variants = getattr(module, "VARIANTS", None)
+    if variants:
+        variant = variant or getattr(module, "DEFAULT_VARIANT", variants[0])
+        if variant not in variants:
+            raise InputError(f"unknown variant {variant!r} for {game} (known: {', '.join(variants)})")
+    elif variant:
+        raise InputError(f"{game} has no variants")
+    opts = dict(options or {})
+    if node_limit is not None:
+        opts["node_limit"] = int(node_limit)
+    if time_limit is not None:
+        opts["time_limit"] = float(time_limit)
+    spec = Spec(game, analysis, variant or NO_VARIANT, tuple(sorted(opts.items())))
+    check = getattr(module, "check_options", None)
+    if check is not None:
+        check(analysis=analysis, **spec.kwargs())
+    return spec
+
+
+# -- the work of one chunk (runs in a worker) -----------------------------------
+def run_chunk(spec: Spec, seeds: Sequence[int]) -> bytes:
+    """Analyse ``seeds``; return compact bytes: zlib'd JSON rows (see decode_chunk)."""
+    analyse = importlib.import_module(f"solver.{spec.game}.analysis").analyse_seed
+    kwargs = spec.kwargs()
+    out = []
+    for seed in seeds:
+        try:
+            res = analyse(seed, analysis=spec.analysis, **kwargs)
+        except TypeError as exc:
+            if "keyword argument" not in str(exc):
+                raise
+            raise InputError(f"{spec.game} analysis {spec.analysis!r} rejected its options: {exc}") from None
+        extra = {k: v for k, v in res.items() if k not in CORE_KEYS}
+        out.append([seed, str(res["verdict"]), res.get("limit"), int(res.get("nodes", 0)),
+                    float(res.get("seconds", 0.0)),
+                    json.dumps(extra, separators=(",", ":"), sort_keys=True)])
+    return zlib.compress(json.dumps(out, separators=(",", ":")).encode(), 1)
+
+
+def decode_chunk(spec: Spec, blob: bytes) -> List[Row]:
+    return [Row(spec.game, spec.variant, spec.analysis, *r) for r in json.loads(zlib.decompress(blob))]
+
+
+# -- executors: submit chunks, get replies as they complete -----------------------
+class InlineExecutor:
+    """One worker: the main process itself (no pickling, no start-up)."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec, self.todo = spec, deque()
+        self.capacity = 1
+
+    def submit(self, seeds: List[int]) -> None:
+        self.todo.append(seeds)
+
+    def next_result(self, timeout: float) -> Optional[bytes]:
+        return run_chunk(self.spec, self.todo.popleft())
+
+    def close(self, *, abort: bool = False) -> None:
+        self.todo.clear()
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's business
+
+
+class PoolExecutor:
+    """Worker processes; each gets a new chunk as soon as it hands one back.
+
+    A worker that dies (killed, out of memory) breaks the pool and the run
+    stops with the error instead of waiting forever for its chunk.
+    """
+
+    def __init__(self, spec: Spec, workers: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+        self.spec = spec
+        self.pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
+        self.replies: "queue.Queue" = queue.Queue()
+        self.capacity = 2 * workers
+
+    def submit(self, seeds: List[int]) -> None:
+        self.pool.submit(run_chunk, self.spec, seeds).add_done_callback(self.replies.put)
+
+    def next_result(self, timeout: float) -> Optional[bytes]:
+        try:
+            future = self.replies.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        return future.result()          # the worker's exception, if it raised one
+
+    def close(self, *, abort: bool = False) -> None:
+        if abort:   # do not wait for chunks in progress: they are not stored and will rerun
+            for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
+                proc.terminate()
+        self.pool.shutdown(wait=True, cancel_futures=abort)
+
+
+# -- the runner ------------------------------------------------------------------
+@dataclass
+class BatchSummary:
+    game: str
+    variant: str
+    analysis: str
+    requested: int = 0
+    skipped: int = 0            # already stored before this run
+    done: int = 0               # stored by this run
+    verdicts: Dict[str, int] = field(default_factory=dict)
+    wall_seconds: float = 0.0
+    solve_seconds: float = 0.0  # the sum of the per-seed times the analyses report
+    interrupted: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def default_chunk_size(todo: int, workers: int) -> int:
+    """Small enough to balance (about 16 chunks per worker), at most 64 seeds."""
+    return max(1, min(64, todo // max(1, 16 * workers)))
+
+
+def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
+              variant: Optional[str] = None, workers: Optional[int] = None,
+              chunk_size: Optional[int] = None, node_limit: Optional[int] = None,
+              time_limit: Optional[float] = None, options: Optional[dict] = None,
+              cluster: Optional[str] = None, progress: Optional[bool] = None,
+              retry_unknown: bool = False, commit_rows: int = 5000,
+              commit_seconds: float = 2.0) -> BatchSummary:
+    """Analyse every seed of ``ranges`` not yet in ``db``; return a summary.
+
+    Ctrl-C (KeyboardInterrupt) stops the run: what is done is committed and the
+    summary says ``interrupted``.  ``progress`` None means: a bar if stderr is a TTY.
+    ``retry_unknown`` runs the seeds stored as ``unknown`` again (with new limits).
+    """
+    spec = make_spec(game=game, analysis=analysis, variant=variant, node_limit=node_limit,
+                     time_limit=time_limit, options=options)
+    workers = workers or os.cpu_count() or 1
+    if workers < 1:
+        raise InputError("--workers must be at least 1")
+    t0 = time.perf_counter()
+    summary = BatchSummary(game, spec.variant, analysis, requested=count(ranges))
+    with ResultStore(db, create=True) as store:
+        missing = subtract(list(ranges), store.stored_seeds(game, spec.variant, analysis, ranges,
+                                                            decided_only=retry_unknown))
+        todo = count(missing)
+        summary.skipped = summary.requested - todo
+        if todo == 0:
+            summary.wall_seconds = time.perf_counter() - t0
+            return summary
+        size = chunk_size or default_chunk_size(todo, workers)
+        if cluster:
+            from solver.distributed import DaskExecutor
+            executor = DaskExecutor(spec, cluster)
+        elif workers == 1:
+            executor = InlineExecutor(spec)
+        else:
+            executor = PoolExecutor(spec, min(workers, -(-todo // size)))
+        bar = _progress_bar(todo, progress)
+        pending, last_commit, in_flight = 0, time.monotonic(), 0
+        feed = chunks(missing, size=size)
+        aborted = True
+        try:
+            for seeds in feed:
+                executor.submit(seeds)
+                in_flight += 1
+                if in_flight >= executor.capacity:
+                    break
+            while in_flight:
+                blob = executor.next_result(0.25)
+                if blob is None:
+                    continue
+                in_flight -= 1
+                nxt = next(feed, None)
+                if nxt is not None:
+                    executor.submit(nxt)
+                    in_flight += 1
+                rows = decode_chunk(spec, blob)
+                store.add(rows)
+                pending += len(rows)
+                _tally(summary, rows)
+                if bar is not None:
+                    bar.update(len(rows))
+                    won = summary.verdicts.get("won", 0)
+                    bar.set_postfix_str(f"won {won / summary.done:.1%}", refresh=False)
+                if pending >= commit_rows or time.monotonic() - last_commit >= commit_seconds:
+                    store.commit()
+                    pending, last_commit = 0, time.monotonic()
+            aborted = False
+        except KeyboardInterrupt:
+            summary.interrupted = True
+        finally:
+            store.commit()
+            executor.close(abort=aborted)
+            if bar is not None:
+                bar.close()
+            summary.wall_seconds = time.perf_counter() - t0
+    return summary
+
+
+def _tally(summary: BatchSummary, rows: List[Row]) -> None:
+    for r in rows:
+        summary.verdicts[r.verdict] = summary.verdicts.get(r.verdict, 0) + 1
+        summary.solve_seconds += r.seconds
+    summary.done += len(rows)
+
+
+def _progress_bar(total: int, progress: Optional[bool]):
+    """tqdm on stderr, off unless stderr is a terminal (or ``progress`` forces it)."""
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, unit="seed", file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
+

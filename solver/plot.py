@@ -1,0 +1,79 @@
+"""Charts for people (optional extra ``[plot]``: matplotlib).
+
+Two panels: the distribution of solve time per (variant, analysis) on a log
+scale, and the win rate per (variant, analysis) with its 95% interval.  Times
+are binned while they stream from the database, so memory stays bounded.
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Optional, Tuple
+
+from solver.errors import InputError
+from solver.stats import group_stats
+from solver.store import ResultStore
+
+BINS_PER_DECADE = 10
+LOW_DECADE = -6          # 1 microsecond
+
+
+def log_histogram(store: ResultStore, key: Tuple[str, str, str]) -> Tuple[List[float], List[int]]:
+    """Bin edges (seconds) and counts of the ``seconds`` column, log-spaced."""
+    counts: Dict[int, int] = {}
+    cur = store.db.execute("SELECT seconds FROM results WHERE game=? AND variant=? AND analysis=?", key)
+    for (sec,) in cur:
+        b = math.floor(math.log10(max(sec, 10.0 ** LOW_DECADE)) * BINS_PER_DECADE)
+        counts[b] = counts.get(b, 0) + 1
+    if not counts:
+        return [], []
+    lo, hi = min(counts), max(counts)
+    edges = [10 ** (b / BINS_PER_DECADE) for b in range(lo, hi + 2)]
+    return edges, [counts.get(b, 0) for b in range(lo, hi + 1)]
+
+
+def plot(db: str, out: str, *, game: Optional[str] = None, variant: Optional[str] = None) -> int:
+    """Draw the chart to ``out`` (format from the extension); return the number of groups."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("plotting needs matplotlib: pip install '.[plot]'") from None
+    with ResultStore(db) as store:
+        groups = store.groups(game=game, variant=variant)
+        if not groups:
+            raise InputError(f"{db} holds no results to plot")
+        fig, (ax_time, ax_rate) = plt.subplots(1, 2, figsize=(13, 5.5))
+        labels, rates, errs = [], [], ([], [])
+        for key in groups:
+            edges, counts = log_histogram(store, key)
+            label = " ".join(k for k in key if k != "default")
+            total = sum(counts)
+            ax_time.stairs([100 * c / total for c in counts], edges, label=f"{label} ({total} seeds)")
+            s = group_stats(store, *key, slowest=0)
+            rate = s["win_rate"] if s["win_rate"] is not None else 0.0
+            labels.append(label)
+            rates.append(100 * rate)
+            errs[0].append(100 * max(0.0, rate - s["win_low"]))
+            errs[1].append(100 * max(0.0, s["win_high"] - rate))
+        ax_time.set_xscale("log")
+        ax_time.set_xlabel("time per seed (seconds, log scale)")
+        ax_time.set_ylabel("share of the group's seeds (%)")
+        ax_time.set_title("Distribution of time per seed (search or blind game)")
+        ax_time.legend(fontsize="small")
+        ax_rate.barh(range(len(labels)), rates, xerr=errs, capsize=4, color="tab:blue", alpha=0.8)
+        for i, r in enumerate(rates):
+            ax_rate.text(2, i, f"{r:.1f}%", va="center", color="white", fontweight="bold")
+        ax_rate.set_yticks(range(len(labels)), labels)
+        ax_rate.set_xlim(0, 100)
+        ax_rate.set_xlabel("win rate (% of decided seeds)\nwhiskers: 95% Wilson interval, widened by unknowns")
+        ax_rate.set_title("Win rate by variant and analysis")
+        fig.suptitle(f"Results in {db}")
+        fig.tight_layout()
+        try:
+            fig.savefig(out, dpi=110)
+        except (OSError, ValueError) as exc:
+            raise InputError(f"cannot write {out}: {exc}") from None
+        finally:
+            plt.close(fig)
+        return len(groups)

@@ -1,0 +1,188 @@
+"""Statistics over a results database: counts, Wilson intervals, percentiles.
+
+Everything is computed in SQL or over one sorted cursor, so a million rows
+need no large memory.
+
+>>> lo, hi = wilson(80, 100)
+>>> round(lo, 4), round(hi, 4)
+(0.7112, 0.8666)
+>>> wilson(0, 0)
+(0.0, 1.0)
+>>> win_interval(won=70, lost=20, unknown=10)   # unknowns lost below, won above
+(0.6042, 0.8666)
+>>> nearest_rank([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90)
+9
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from solver.store import ResultStore, decode_seed
+
+Z95 = 1.959963984540054
+PERCENTILES = (("median", 50), ("p90", 90), ("p99", 99), ("max", 100))
+
+
+def wilson(k: int, n: int, *, z: float = Z95) -> Tuple[float, float]:
+    """The Wilson score interval of a proportion ``k/n`` (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo = 0.0 if k == 0 else max(0.0, centre - half)   # exact at the edges, no rounding dust
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return lo, hi
+
+
+def win_interval(*, won: int, lost: int, unknown: int) -> Tuple[float, float]:
+    """95% interval of the win rate, honest about unknowns: the lower bound
+    counts them as lost, the upper as won (rounded to 4 places)."""
+    n = won + lost + unknown
+    return round(wilson(won, n)[0], 4), round(wilson(won + unknown, n)[1], 4)
+
+
+def nearest_rank(sorted_values: Sequence[float], pct: float):
+    """The nearest-rank percentile of an ascending list."""
+    n = len(sorted_values)
+    return sorted_values[rank_index(n, pct)]
+
+
+def rank_index(n: int, pct: float) -> int:
+    return max(0, min(n - 1, math.ceil(pct / 100 * n) - 1))
+
+
+def streamed_percentiles(values: Iterable[float], n: int) -> Dict[str, float]:
+    """Percentiles of ``n`` ascending values read once from an iterator."""
+    wanted = [(rank_index(n, pct), name) for name, pct in PERCENTILES]
+    out: Dict[str, float] = {}
+    for i, v in enumerate(values):
+        for idx, name in wanted:
+            if idx == i:
+                out[name] = v
+        if len(out) == len(PERCENTILES):
+            break
+    return {name: out.get(name) for name, _ in PERCENTILES}
+
+
+def group_stats(store: ResultStore, game: str, variant: str, analysis: str, *, slowest: int = 5) -> dict:
+    """Counts, win rate with interval, time/node percentiles, slowest seeds."""
+    key = (game, variant, analysis)
+    where = "WHERE game=? AND variant=? AND analysis=?"
+    counts = dict(store.db.execute(f"SELECT verdict, COUNT(*) FROM results {where} GROUP BY verdict", key))
+    n = sum(counts.values())
+    won, lost, unknown = counts.get("won", 0), counts.get("lost", 0), counts.get("unknown", 0)
+    other = n - won - lost - unknown
+    decided = won + lost
+    lo, hi = win_interval(won=won, lost=lost + other, unknown=unknown)
+    limits = dict(store.db.execute(
+        f"SELECT limit_hit, COUNT(*) FROM results {where} AND limit_hit IS NOT NULL GROUP BY limit_hit", key))
+    out = {
+        "game": game, "variant": variant, "analysis": analysis, "seeds": n,
+        "won": won, "lost": lost, "unknown": unknown, "other": dict(
+            (v, c) for v, c in counts.items() if v not in ("won", "lost", "unknown")),
+        "limits": limits,
+        "win_rate": round(won / decided, 4) if decided else None,
+        "win_low": lo, "win_high": hi,
+    }
+    for column in ("seconds", "nodes"):
+        cur = store.db.execute(f"SELECT {column} FROM results {where} ORDER BY {column}", key)
+        out[column] = streamed_percentiles((r[0] for r in cur), n) if n else {}
+    out["slowest"] = [
+        {"seed": decode_seed(s), "seconds": sec, "nodes": nodes, "verdict": v}
+        for s, sec, nodes, v in store.db.execute(
+            f"SELECT seed, seconds, nodes, verdict FROM results {where} ORDER BY seconds DESC LIMIT ?",
+            key + (slowest,))]
+    return out
+
+
+def common_seeds(store: ResultStore, game: str, variant: str, analyses: List[str]) -> dict:
+    """Each analysis's win rate on the seeds that every one of ``analyses`` has."""
+    marks = ",".join("?" * len(analyses))
+    rows = store.db.execute(
+        f"""SELECT analysis, SUM(verdict='won'), SUM(verdict='lost'), SUM(verdict='unknown'), COUNT(*)
+            FROM results WHERE game=? AND variant=? AND analysis IN ({marks}) AND seed IN (
+                SELECT seed FROM results WHERE game=? AND variant=? AND analysis IN ({marks})
+                GROUP BY seed HAVING COUNT(*)=?)
+            GROUP BY analysis ORDER BY analysis""",
+        (game, variant, *analyses, game, variant, *analyses, len(analyses))).fetchall()
+    per = []
+    for analysis, won, lost, unknown, n in rows:
+        lo, hi = win_interval(won=won, lost=n - won - unknown, unknown=unknown)
+        per.append({"analysis": analysis, "won": won, "lost": lost, "unknown": unknown,
+                    "win_rate": round(won / (n - unknown), 4) if n > unknown else None,
+                    "win_low": lo, "win_high": hi})
+    out = {"game": game, "variant": variant, "seeds": rows[0][4] if rows else 0, "analyses": per}
+    if len(analyses) == 2 and "thoughtful" in analyses:
+        out.update(cross_check(store, game, variant, next(a for a in analyses if a != "thoughtful")))
+    return out
+
+
+def cross_check(store: ResultStore, game: str, variant: str, other: str) -> dict:
+    """Seeds ``other`` won although the exact search said ``lost`` (must be none: a
+    played win is a certificate) or ``unknown`` (winnable after all: a lower bound)."""
+    counts = dict(store.db.execute(
+        """SELECT t.verdict, COUNT(*) FROM results o JOIN results t
+           ON t.game=o.game AND t.variant=o.variant AND t.seed=o.seed AND t.analysis='thoughtful'
+           WHERE o.game=? AND o.variant=? AND o.analysis=? AND o.verdict='won'
+             AND t.verdict IN ('lost', 'unknown') GROUP BY t.verdict""", (game, variant, other)))
+    return {"won_where_lost": counts.get("lost", 0), "won_where_unknown": counts.get("unknown", 0)}
+
+
+def summarise(store: ResultStore, *, game: Optional[str] = None, variant: Optional[str] = None,
+              slowest: int = 5) -> dict:
+    """The report ``solve stats`` prints: one entry per (game, variant, analysis),
+    plus side-by-side comparisons on common seeds where a variant has several analyses
+    (all of them together; with three or more, also each one against ``thoughtful``)."""
+    groups = store.groups(game=game, variant=variant)
+    report = {"database": store.path, "groups": [group_stats(store, *g, slowest=slowest) for g in groups],
+              "side_by_side": []}
+    by_variant: Dict[Tuple[str, str], List[str]] = {}
+    for g, v, a in groups:
+        by_variant.setdefault((g, v), []).append(a)
+    for (g, v), analyses in by_variant.items():
+        if len(analyses) > 1:
+            report["side_by_side"].append(common_seeds(store, g, v, analyses))
+        if len(analyses) > 2 and "thoughtful" in analyses:   # each policy against the exact answer
+            for other in analyses:
+                if other != "thoughtful":
+                    report["side_by_side"].append(common_seeds(store, g, v, sorted(["thoughtful", other])))
+    return report
+
+
+def _pct(x: Optional[float]) -> str:
+    return "-" if x is None else f"{100 * x:.2f}%"
+
+
+def format_report(report: dict) -> str:
+    """The report as terminal text."""
+    lines = []
+    if not report["groups"]:
+        return "no results match"
+    for g in report["groups"]:
+        lines.append(f"{g['game']} {g['variant']} {g['analysis']}: {g['seeds']} seeds")
+        other = "".join(f", {c} {v}" for v, c in g["other"].items())
+        limits = ", ".join(f"{c} hit the {k} limit" for k, c in g["limits"].items())
+        lines.append(f"  won {g['won']}, lost {g['lost']}, unknown {g['unknown']}{other}"
+                     + (f" ({limits})" if limits else ""))
+        if g["won"] + g["lost"] + g["unknown"]:       # a game with other verdicts has no win rate
+            lines.append(f"  win rate {_pct(g['win_rate'])} of decided; 95% interval "
+                         f"{_pct(g['win_low'])} - {_pct(g['win_high'])}")
+        s, nd = g["seconds"], g["nodes"]
+        if s:
+            lines.append("  seconds  " + "  ".join(f"{k} {s[k]:.4g}" for k, _ in PERCENTILES))
+            lines.append("  nodes    " + "  ".join(f"{k} {nd[k]}" for k, _ in PERCENTILES))
+        if g["slowest"]:
+            lines.append("  slowest  " + ", ".join(
+                f"{x['seed']} ({x['seconds']:.3g}s {x['verdict']})" for x in g["slowest"]))
+    for c in report["side_by_side"]:
+        lines.append(f"side by side, {c['game']} {c['variant']}, on the {c['seeds']} seeds all of these have:")
+        for a in c["analyses"]:
+            lines.append(f"  {a['analysis']:<18} won {a['won']:>7}  rate {_pct(a['win_rate']):>8}  "
+                         f"[{_pct(a['win_low'])} - {_pct(a['win_high'])}]")
+        if "won_where_unknown" in c:
+            lines.append(f"  won by play where the search said unknown: {c['won_where_unknown']}, "
+                         f"where it said lost: {c['won_where_lost']} (must be 0)")
+    return "\n".join(lines)

@@ -1,0 +1,48 @@
+"""The SQLite results store: schema, WAL, exactly-once rows, foreign files."""
+import sqlite3
+
+import pytest
+
+from solver.errors import InputError
+from solver.store import ResultStore, Row
+
+
+def row(seed, verdict="won", analysis="thoughtful"):
+    return Row("pyramid", "continuous", analysis, seed, verdict, None, 5, 0.25, '{"placed":144}')
+
+
+def test_rows_round_trip_once_and_wal(tmp_path):
+    path = str(tmp_path / "r.sqlite")
+    with ResultStore(path, create=True) as st:
+        st.add([row(3), row(1), row(2 ** 64 - 1), row(2 ** 63)])
+        st.add([row(3, "lost")])                         # a repeat is ignored, not duplicated
+        st.commit()
+        assert st.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with ResultStore(path) as st:
+        rows = list(st.rows())
+        assert [r.seed for r in rows] == [2 ** 63, 2 ** 64 - 1, 1, 3] or \
+            sorted(r.seed for r in rows) == [1, 3, 2 ** 63, 2 ** 64 - 1]
+        assert {r.seed: r.verdict for r in rows}[3] == "won"
+        assert list(st.stored_seeds("pyramid", "continuous", "thoughtful", [(0, 2 ** 64 - 1)])) \
+            == [1, 3, 2 ** 63, 2 ** 64 - 1]
+        assert list(st.stored_seeds("pyramid", "continuous", "blind:greedy", [(0, 10)])) == []
+        indexes = {r[1] for r in st.db.execute("PRAGMA index_list(results)")}
+        assert "results_seed" in indexes
+
+
+def test_missing_garbage_and_foreign_files(tmp_path):
+    with pytest.raises(InputError, match="no results database"):
+        ResultStore(str(tmp_path / "absent.sqlite"))
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(InputError):
+        ResultStore(str(junk))
+    with pytest.raises(InputError):
+        ResultStore(str(junk), create=True)
+    foreign = tmp_path / "foreign.sqlite"
+    db = sqlite3.connect(str(foreign))
+    db.execute("CREATE TABLE results (x)")
+    db.commit()
+    db.close()
+    with pytest.raises(InputError, match="not a results database"):
+        ResultStore(str(foreign), create=True)
