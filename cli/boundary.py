@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from cli.common import SEED, emit_json, is_tty, read_text_file
+from cli.common import SEED, emit_json, game_group, is_tty, read_text_file
 from solver.boundary import render
 from solver.boundary.analysis import analyse_seed
 from solver.boundary.notation import START, format_position, parse_position
@@ -15,12 +15,9 @@ from solver.errors import InputError
 POSITION_HELP = "Position string (see docs/boundary.md); default: the start position."
 
 
-@click.group(invoke_without_command=True)
-@click.pass_context
-def boundary(ctx):
+@game_group
+def boundary():
     """Boundary: record replay, perft and an endgame solver."""
-    if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
 
 
 @boundary.command()

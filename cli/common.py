@@ -55,3 +55,15 @@ def fail(message: str) -> "NoReturn":  # noqa: F821
 def is_tty(stream=None) -> bool:
     stream = stream or sys.stderr
     return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def game_group(func):
+    """A game's Click group, named after ``func``; `solve GAME` alone prints its help."""
+
+    @click.group(name=func.__name__, invoke_without_command=True, help=func.__doc__)
+    @click.pass_context
+    def group(ctx):
+        if ctx.invoked_subcommand is None:
+            click.echo(ctx.get_help())
+
+    return group

@@ -5,7 +5,7 @@ import click
 
 from tqdm import tqdm
 
-from cli.common import SEED, emit_json, is_tty
+from cli.common import SEED, emit_json, game_group, is_tty
 from solver.continental.analysis import odds as run_odds
 from solver.continental.notation import Pack, format_card, format_cards, hand_cards, hand_from_cards, parse_hand
 from solver.continental.play import play_many
@@ -30,12 +30,9 @@ def pack_options(f):
 JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 
-@click.group(invoke_without_command=True)
-@click.pass_context
-def continental(ctx):
+@game_group
+def continental():
     """Continental rummy: contracts, deficiency, odds and play-outs."""
-    if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
 
 
 @continental.command()

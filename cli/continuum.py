@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 from tqdm import tqdm
 
-from cli.common import SEED, emit_json, is_tty
+from cli.common import SEED, emit_json, game_group, is_tty
 from solver.continuum.game import BALANCES, DEFAULT_MAX_TURNS, play_game, summarise
 from solver.continuum.policy import POLICIES
 from solver.continuum.notation import parse_row
@@ -13,12 +13,9 @@ from solver.continuum.rules import start_row
 from solver.continuum.search import DEFAULT_MAX_NODES, DEFAULT_MAX_STATES, describe_limit, solve_puzzle
 
 
-@click.group(invoke_without_command=True)
-@click.pass_context
-def continuum(ctx):
+@game_group
+def continuum():
     """Continuum: exchange puzzle (exact minimum) and seeded full games."""
-    if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
 
 
 @continuum.command()

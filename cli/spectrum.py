@@ -19,8 +19,8 @@ def _print_plan(res):
 
 @click.group(invoke_without_command=True)
 @click.option("--seed", type=SEED, help="Solve the seeded 1-player solitaire.")
-@click.option("--max-nodes", type=click.IntRange(1), default=DEFAULT_MAX_NODES, show_default=True)
-@click.option("--max-seconds", type=click.FloatRange(0.0), default=60.0, show_default=True)
+@click.option("--node-limit", "--max-nodes", "max_nodes", type=click.IntRange(1), default=DEFAULT_MAX_NODES, show_default=True)
+@click.option("--time-limit", "--max-seconds", "max_seconds", type=click.FloatRange(0.0), default=60.0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def spectrum(ctx, seed, max_nodes, max_seconds, as_json):
