@@ -43,3 +43,12 @@ def test_bad_stash_and_analysis_row():
         parse_stash("red:SSSSS")
     row = analyse_seed(10)
     assert row["verdict"] == "won" and row["turns"] == 7 and row["nodes"] > 0 and "seconds" in row
+
+
+def test_solver_policy_beats_random_in_two_player_games():
+    """The solver's plan is a solitaire plan; in a real game only its first move
+    is played, so play-outs must run to a finish and the solver should win."""
+    from solver.spectrum.play import play_game
+    results = [play_game(players=2, seed=seed, policies=["solver", "random"]) for seed in range(1, 5)]
+    assert all(r["verdict"] == "won" for r in results)
+    assert sum(r["winner"] == 1 for r in results) >= 3

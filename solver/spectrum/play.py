@@ -28,10 +28,10 @@ def choose(state: State, policy: str, rng: SplitMix64, *, max_nodes: int = 200_0
     """The move ``policy`` plays in ``state``."""
     moves = state.legal_moves()
     if policy == "solver" and len(moves) > 1:
-        from solver.spectrum.search import min_turns
-        res = min_turns(state, max_nodes=max_nodes, max_seconds=10.0)
-        if res["verdict"] == "won" and res["plan"]:
-            first = res["plan"][0]
+        from solver.spectrum.search import first_move_of_plan
+        planned = first_move_of_plan(state, max_nodes=max_nodes, max_seconds=10.0)
+        if planned is not None:
+            first = str(planned)
             same = [m for m in moves if str(Move(m.kind, m.colour, m.to_colour, m.give, m.receive)) == first]
             if same:
                 return min(same, key=lambda m: sum(state.value(p) for _, p in m.sources))

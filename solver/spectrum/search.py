@@ -36,12 +36,17 @@ def tree_for(state: State) -> "fast.GoalTree":
 
 def replay(state: State, codes: Sequence[int]) -> List[dict]:
     """Play move codes on a clone of ``state`` with the reference rules; one
-    dict per turn (move text, stash after, value, direction, goals)."""
+    dict per turn (move text, stash after, value, direction, goals).
+
+    The plan is the mover's alone (the search lets the other players stand
+    still), so in a multiplayer state every move is played by that same seat.
+    """
     st = state.clone()
+    seat = st.to_move
     turns = []
     for code in codes:
         move = Move.from_code(code)
-        seat = st.to_move
+        st.to_move = seat
         st.apply(move)
         turns.append({"turn": st.turn, "move": str(move), "stash": format_stash(st.stashes[seat]),
                       "value": stash_value(st.stashes[seat]),
@@ -73,6 +78,23 @@ def min_turns(state: State, *, max_nodes: int = DEFAULT_MAX_NODES,
         out.update(verdict="unknown", turns=None, plan=[], limit=raw["limit"],
                    lower_bound=raw.get("lower_bound"))
     return out
+
+
+def first_move_of_plan(state: State, *, max_nodes: int = DEFAULT_MAX_NODES,
+                       max_seconds: float = DEFAULT_MAX_SECONDS) -> Optional[Move]:
+    """The first move of the mover's minimum-turn plan, or None if the search
+    found none within its limits.
+
+    For play-outs: the plan assumes the other players stand still, which a
+    real multiplayer game does not honour, so only its first move is used
+    (and the game's own rules still check that move).
+    """
+    raw = fast.ida_min_turns(state.stashes[state.to_move], state.direction, tree_for(state),
+                             max_nodes=max_nodes, max_seconds=max_seconds, max_turns=40,
+                             tt_bits=DEFAULT_TT_BITS)
+    if raw["status"] != "found" or not raw["plan"]:
+        return None
+    return Move.from_code(raw["plan"][0])
 
 
 def solve_seed(seed: int, **limits) -> dict:
