@@ -1,6 +1,7 @@
 """The ``solve`` group: one subcommand group per game, registered below."""
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -41,6 +42,13 @@ class SolveGroup(click.Group):
             sys.exit(130)
         except BrokenPipeError:
             sys.exit(0)
+        except Exception as exc:  # a bug, not bad input: one line unless debugging
+            if os.environ.get("SOLVE_DEBUG"):
+                raise
+            message = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
+            click.echo(f"solve: internal error: {type(exc).__name__}: {message} "
+                       "(set SOLVE_DEBUG=1 for the traceback)", err=True)
+            sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 

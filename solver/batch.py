@@ -99,8 +99,8 @@ def run_chunk(spec: Spec, seeds: Sequence[int]) -> bytes:
                 raise
             raise InputError(f"{spec.game} analysis {spec.analysis!r} rejected its options: {exc}") from None
         extra = {k: v for k, v in res.items() if k not in CORE_KEYS}
-        out.append([seed, str(res["verdict"]), res.get("limit"), int(res.get("nodes", 0)),
-                    float(res.get("seconds", 0.0)),
+        out.append([seed, str(res["verdict"]), res.get("limit"), int(res.get("nodes") or 0),
+                    float(res.get("seconds") or 0.0),
                     json.dumps(extra, separators=(",", ":"), sort_keys=True)])
     return zlib.compress(json.dumps(out, separators=(",", ":")).encode(), 1)
 
