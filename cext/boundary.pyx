@@ -206,10 +206,28 @@ cdef int gen_moves(const State *st, int32_t *out) noexcept nogil:
     return n
 
 
+cdef inline void _move_top(State *st, int me, int frm, int to) noexcept nogil:
+    """Move the top pyramid of square ``frm`` onto square ``to`` for side ``me``,
+    keeping occupancy and the hash; make and unmake are this, one way or back."""
+    cdef int h = st.height[frm] - 1
+    cdef int piece = st.stack[frm][h]
+    st.height[frm] = h
+    st.hash ^= Z_PYR[piece][frm][h]
+    if h == 0:
+        st.occ &= ~(<uint64_t>1 << frm)
+        st.pyr[me] &= ~(<uint64_t>1 << frm)
+    h = st.height[to]
+    st.stack[to][h] = piece
+    st.height[to] = h + 1
+    st.hash ^= Z_PYR[piece][to][h]
+    st.occ |= <uint64_t>1 << to
+    st.pyr[me] |= <uint64_t>1 << to
+
+
 cdef inline void make(State *st, int32_t m) noexcept nogil:
     """Play ``m`` (legal for the side to move); ``unmake(st, m)`` undoes it."""
     cdef int me = st.side
-    cdef int p0 = m & 63, p1 = (m >> 6) & 63, s0, s1, h, piece
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63, s0, s1
     cdef uint64_t b
     if m & STONE_FLAG:
         s0 = (m >> 12) & 63
@@ -218,19 +236,7 @@ cdef inline void make(State *st, int32_t m) noexcept nogil:
         st.stones[me] ^= b
         st.occ ^= b
         st.hash ^= Z_STONE[me][s0] ^ Z_STONE[me][s1]
-    h = st.height[p0] - 1
-    piece = st.stack[p0][h]
-    st.height[p0] = h
-    st.hash ^= Z_PYR[piece][p0][h]
-    if h == 0:
-        st.occ &= ~(<uint64_t>1 << p0)
-        st.pyr[me] &= ~(<uint64_t>1 << p0)
-    h = st.height[p1]
-    st.stack[p1][h] = piece
-    st.height[p1] = h + 1
-    st.hash ^= Z_PYR[piece][p1][h]
-    st.occ |= <uint64_t>1 << p1
-    st.pyr[me] |= <uint64_t>1 << p1
+    _move_top(st, me, p0, p1)
     st.count[me][0 if p0 % 6 < 3 else 1] -= 1
     st.count[me][0 if p1 % 6 < 3 else 1] += 1
     st.side = 1 - me
@@ -239,25 +245,13 @@ cdef inline void make(State *st, int32_t m) noexcept nogil:
 
 cdef inline void unmake(State *st, int32_t m) noexcept nogil:
     cdef int me = 1 - st.side
-    cdef int p0 = m & 63, p1 = (m >> 6) & 63, s0, s1, h, piece
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63, s0, s1
     cdef uint64_t b
     st.side = me
     st.hash ^= Z_SIDE
     st.count[me][0 if p1 % 6 < 3 else 1] -= 1
     st.count[me][0 if p0 % 6 < 3 else 1] += 1
-    h = st.height[p1] - 1
-    piece = st.stack[p1][h]
-    st.height[p1] = h
-    st.hash ^= Z_PYR[piece][p1][h]
-    if h == 0:
-        st.occ &= ~(<uint64_t>1 << p1)
-        st.pyr[me] &= ~(<uint64_t>1 << p1)
-    h = st.height[p0]
-    st.stack[p0][h] = piece
-    st.height[p0] = h + 1
-    st.hash ^= Z_PYR[piece][p0][h]
-    st.occ |= <uint64_t>1 << p0
-    st.pyr[me] |= <uint64_t>1 << p0
+    _move_top(st, me, p1, p0)
     if m & STONE_FLAG:
         s0 = (m >> 12) & 63
         s1 = (m >> 18) & 63
