@@ -702,6 +702,8 @@ cdef class _Ida:
     cdef int win_value
     cdef TTEntry *tt
     cdef uint64_t mask
+    cdef TTEntry *sc         # static bounds that cut: lb >= entry.lb
+    cdef uint64_t smask
     cdef Succ *buf
     cdef size_t cap
     cdef int64_t nodes, max_nodes
@@ -714,6 +716,7 @@ cdef class _Ida:
 
     def __dealloc__(self):
         free(self.tt)
+        free(self.sc)
         free(self.buf)
 
     cdef int ensure(self, size_t need) noexcept:
@@ -738,7 +741,19 @@ cdef class _Ida:
             h = e.lb
             if h >= cap:
                 return h
+        e = &self.sc[key & self.smask]
+        if (e.w0 == c.w[0] and e.w1 == c.w[1] and e.node == c.node and e.dir == c.dir
+                and e.lb >= cap):
+            return e.lb
         r = lower_bound(c, self.tree, self.win_value, cap, True)
+        if r >= cap:
+            # the static bound depends on the position alone (not the path)
+            e.w0 = c.w[0]
+            e.w1 = c.w[1]
+            e.node = c.node
+            e.dir = c.dir
+            e.prev = -1
+            e.lb = min(r, 30000)
         return r if r > h else h
 
     cdef int dfs(self, SState *s, const SState *parent, int32_t prev, int g, int bound,
@@ -860,7 +875,9 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
     ida.win_value = win_value
     ida.mask = (1 << tt_bits) - 1
     ida.tt = <TTEntry *>calloc(1 << tt_bits, sizeof(TTEntry))
-    if ida.tt == NULL:
+    ida.smask = (1 << (tt_bits + 1)) - 1
+    ida.sc = <TTEntry *>calloc(1 << (tt_bits + 1), sizeof(TTEntry))
+    if ida.tt == NULL or ida.sc == NULL:
         raise MemoryError()
     # calloc's zeros are empty entries: dir 0 matches no position (dir is +-1),
     # and untouched pages cost nothing
