@@ -735,12 +735,13 @@ cdef class _Ida:
         bound for it (if it applies after ``cprev``) or :func:`lower_bound`."""
         cdef uint64_t key = skey(c)
         cdef TTEntry *e = &self.tt[key & self.mask]
-        cdef int h = 0, r
+        cdef int r
         if (e.w0 == c.w[0] and e.w1 == c.w[1] and e.node == c.node and e.dir == c.dir
                 and (e.prev < 0 or e.prev == cprev)):
-            h = e.lb
-            if h >= cap:
-                return h
+            # a searched position's entry is never below its static bound
+            # (it was searched because that bound passed, and the search
+            # proved more), so the bound need not be computed again
+            return e.lb
         e = &self.sc[key & self.smask]
         if (e.w0 == c.w[0] and e.w1 == c.w[1] and e.node == c.node and e.dir == c.dir
                 and e.lb >= cap):
@@ -754,7 +755,7 @@ cdef class _Ida:
             e.dir = c.dir
             e.prev = -1
             e.lb = min(r, 30000)
-        return r if r > h else h
+        return r
 
     cdef int dfs(self, SState *s, const SState *parent, int32_t prev, int g, int bound,
                  size_t base, int h) noexcept:
