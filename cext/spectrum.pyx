@@ -703,7 +703,8 @@ cdef class _Ida:
     cdef TTEntry *tt
     cdef uint64_t mask
     cdef TTEntry *sc         # static bounds that cut: lb >= entry.lb
-    cdef uint64_t smask
+    cdef uint64_t smask, sc_max
+    cdef int64_t sc_stores
     cdef Succ *buf
     cdef size_t cap
     cdef int64_t nodes, max_nodes
@@ -730,6 +731,28 @@ cdef class _Ida:
         self.cap = need * 2
         return 0
 
+    cdef void grow_cache(self) noexcept:
+        """Double the cache of static cuts (it starts small, so an easy
+        position touches few fresh pages), keeping its entries; on failure
+        it stays as it is (a cache only saves work)."""
+        cdef uint64_t i, size = self.smask + 1
+        cdef SState p
+        cdef TTEntry *grown = <TTEntry *>calloc(size * 2, sizeof(TTEntry))
+        if grown == NULL:
+            self.sc_max = self.smask
+            return
+        for i in range(size):
+            if self.sc[i].dir != 0:
+                p.w[0] = self.sc[i].w0
+                p.w[1] = self.sc[i].w1
+                p.node = self.sc[i].node
+                p.dir = self.sc[i].dir
+                grown[skey(&p) & (size * 2 - 1)] = self.sc[i]
+        free(self.sc)
+        self.sc = grown
+        self.smask = size * 2 - 1
+        self.sc_stores = 0
+
     cdef int child_h(self, const SState *c, int32_t cprev, int cap) noexcept:
         """The child's lower bound capped at ``cap``: the table's proven
         bound for it (if it applies after ``cprev``) or :func:`lower_bound`."""
@@ -749,6 +772,10 @@ cdef class _Ida:
         r = lower_bound(c, self.tree, self.win_value, cap, True)
         if r >= cap:
             # the static bound depends on the position alone (not the path)
+            self.sc_stores += 1
+            if self.sc_stores > <int64_t>self.smask and self.smask < self.sc_max:
+                self.grow_cache()
+                e = &self.sc[key & self.smask]
             e.w0 = c.w[0]
             e.w1 = c.w[1]
             e.node = c.node
@@ -876,8 +903,9 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
     ida.win_value = win_value
     ida.mask = (1 << tt_bits) - 1
     ida.tt = <TTEntry *>calloc(1 << tt_bits, sizeof(TTEntry))
-    ida.smask = (1 << (tt_bits + 1)) - 1
-    ida.sc = <TTEntry *>calloc(1 << (tt_bits + 1), sizeof(TTEntry))
+    ida.sc_max = (1 << (tt_bits + 1)) - 1
+    ida.smask = (1 << min(tt_bits + 1, 12)) - 1
+    ida.sc = <TTEntry *>calloc(ida.smask + 1, sizeof(TTEntry))
     if ida.tt == NULL or ida.sc == NULL:
         raise MemoryError()
     # calloc's zeros are empty entries: dir 0 matches no position (dir is +-1),

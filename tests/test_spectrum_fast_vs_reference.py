@@ -139,3 +139,21 @@ def test_commutation_pruning_keeps_the_minimum():
         fi = fast.ida_min_turns(stash, st.direction, tree, max_turns=left)
         ri = ref.ida_min_turns(stash, st.direction, rt, max_turns=left)
         assert bfs["turns"] == fi["turns"] == ri["turns"] == left
+
+
+def test_tables_change_speed_not_answers():
+    """The transposition table and the cache of static cuts only save work:
+    tiny tables (constant collisions and evictions) and the default ones give
+    the same minimum turns, equal to plain BFS four turns before the end."""
+    for seed in (2, 5, 12):
+        st = Game(1, seed).new_state()
+        args = (tuple(st.stashes[0]), st.direction)
+        turns = {bits: fast.ida_min_turns(*args, fast.GoalTree(st.goals, st.bags, st.rng.state),
+                                          tt_bits=bits)["turns"] for bits in (4, 8, 20)}
+        assert len(set(turns.values())) == 1, (seed, turns)
+    st, left = list(_plan_positions(3))[-4]
+    stash = tuple(st.stashes[0])
+    tree = fast.GoalTree(st.goals, st.bags, st.rng.state)
+    bfs = fast.bfs_reach(stash, st.direction, tree, value_max=6, max_turns=left)
+    for bits in (4, 20):
+        assert fast.ida_min_turns(stash, st.direction, tree, tt_bits=bits)["turns"] == bfs["turns"] == left
