@@ -23,7 +23,7 @@ from solver.spectrum.notation import (
 )
 from solver.spectrum.rules import Game, Move, State
 
-DEFAULT_MAX_NODES = 20_000_000
+DEFAULT_MAX_NODES = 100_000_000   # the 60 s time limit binds first (~1.5M nodes/s)
 DEFAULT_MAX_SECONDS = 60.0
 DEFAULT_TT_BITS = 20      # 2**20 entries of 24 bytes: 24 MB
 DEFAULT_MAX_STATES = 2_000_000
