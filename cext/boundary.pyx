@@ -224,10 +224,9 @@ cdef inline void _move_top(State *st, int me, int frm, int to) noexcept nogil:
     st.pyr[me] |= <uint64_t>1 << to
 
 
-cdef inline void make(State *st, int32_t m) noexcept nogil:
-    """Play ``m`` (legal for the side to move); ``unmake(st, m)`` undoes it."""
-    cdef int me = st.side
-    cdef int p0 = m & 63, p1 = (m >> 6) & 63, s0, s1
+cdef inline void _toggle_stones(State *st, int me, int32_t m) noexcept nogil:
+    """Move ``me``'s two stones if ``m`` carries them; XOR makes it its own undo."""
+    cdef int s0, s1
     cdef uint64_t b
     if m & STONE_FLAG:
         s0 = (m >> 12) & 63
@@ -236,6 +235,13 @@ cdef inline void make(State *st, int32_t m) noexcept nogil:
         st.stones[me] ^= b
         st.occ ^= b
         st.hash ^= Z_STONE[me][s0] ^ Z_STONE[me][s1]
+
+
+cdef inline void make(State *st, int32_t m) noexcept nogil:
+    """Play ``m`` (legal for the side to move); ``unmake(st, m)`` undoes it."""
+    cdef int me = st.side
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63
+    _toggle_stones(st, me, m)
     _move_top(st, me, p0, p1)
     st.count[me][0 if p0 % 6 < 3 else 1] -= 1
     st.count[me][0 if p1 % 6 < 3 else 1] += 1
@@ -245,20 +251,13 @@ cdef inline void make(State *st, int32_t m) noexcept nogil:
 
 cdef inline void unmake(State *st, int32_t m) noexcept nogil:
     cdef int me = 1 - st.side
-    cdef int p0 = m & 63, p1 = (m >> 6) & 63, s0, s1
-    cdef uint64_t b
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63
     st.side = me
     st.hash ^= Z_SIDE
     st.count[me][0 if p1 % 6 < 3 else 1] -= 1
     st.count[me][0 if p0 % 6 < 3 else 1] += 1
     _move_top(st, me, p1, p0)
-    if m & STONE_FLAG:
-        s0 = (m >> 12) & 63
-        s1 = (m >> 18) & 63
-        b = (<uint64_t>1 << s0) | (<uint64_t>1 << s1)
-        st.stones[me] ^= b
-        st.occ ^= b
-        st.hash ^= Z_STONE[me][s0] ^ Z_STONE[me][s1]
+    _toggle_stones(st, me, m)
 
 
 cdef uint64_t perft_rec(State *st, int depth, int32_t *buf) noexcept nogil:

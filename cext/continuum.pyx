@@ -114,14 +114,8 @@ cdef int gen(uint64_t key, uint32_t movable, bint kings,
                     okey[cnt] = encode(&M); ocost[cnt] = value_of(p)
                     ocode[cnt] = (0 << 8) | (p << 4) | di
                     cnt += 1
-                    if h > 1:
-                        memcpy(&M, &L, sizeof(Lay))
-                        M.h[s][i] -= 1
-                        insert_single(&M, s, i if d < 0 else i + 1, p)
-                        okey[cnt] = encode(&M); ocost[cnt] = value_of(p)
-                        ocode[cnt] = (1 << 8) | (p << 4) | di
-                        cnt += 1
-                elif h > 1 and ((s == 0 and d < 0) or (s == 1 and d > 0)):
+                # a new stack: between two stacks, or beyond the side's outer end
+                if h > 1 and (0 <= j < n or (s == 0 and d < 0) or (s == 1 and d > 0)):
                     memcpy(&M, &L, sizeof(Lay))
                     M.h[s][i] -= 1
                     insert_single(&M, s, i if d < 0 else i + 1, p)
