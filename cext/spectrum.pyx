@@ -335,19 +335,110 @@ def count_successors(stash, int direction, GoalTree tree, int node=0, int repeat
 
 # ---------------------------------------------------------------- lower bound
 
-cdef inline bint can_source(const SState *s, int sz, int y) noexcept nogil:
-    """Could one exchange out of colour ``y``, as it stands, yield a piece of size ``sz``?"""
-    if sz == 0:
-        return cnt(s, y * 3 + 1) + cnt(s, y * 3 + 2) > 0
-    if sz == 1:
-        return cnt(s, y * 3) >= 2 or cnt(s, y * 3 + 2) >= 1
-    return cnt(s, y * 3) + 2 * cnt(s, y * 3 + 1) >= 3
-
-
 ctypedef struct Have:
     int8_t n[36]          # the stash, unpacked
-    uint8_t src[NCOL]     # bit sz: one exchange out of this colour can yield size sz
-    uint8_t up[NCOL]      # bit sz: an upconversion in this colour can yield size sz
+    uint8_t stock[NCOL]   # this colour's counts as a base-5 index: S + 5 M + 25 L
+
+
+# ONE_EX[d * 125 + y]: can one exchange out of a colour holding ``y`` (counts
+# as a base-5 index) receive at least the pieces ``d`` (same indexing)?  The
+# given and received sizes are disjoint and their values equal; supply is
+# taken as unlimited (4 of a kind), which only makes it easier, so the table
+# is optimistic, as a lower bound needs.
+cdef uint8_t ONE_EX[125 * 125]
+# COVER_PAIRS[mask]: the largest number of disjoint adjacent pairs among the
+# set bits of a 6-cycle (colours of one parity, two apart on the circle).
+cdef uint8_t COVER_PAIRS[64]
+
+
+cdef void build_tables() noexcept:
+    cdef int d, g, y, e, dv, gv, ev, ok, mask, best, i, j, n, run
+    cdef uint8_t feas[125 * 125]
+    for d in range(125):
+        dv = d % 5 + 2 * (d // 5 % 5) + 3 * (d // 25)
+        for g in range(1, 125):
+            gv = g % 5 + 2 * (g // 5 % 5) + 3 * (g // 25)
+            ok = 0
+            # received sizes may not be given sizes
+            if not ((g % 5 and d % 5) or (g // 5 % 5 and d // 5 % 5) or (g // 25 and d // 25)):
+                for e in range(125):
+                    if ((e % 5 and g % 5) or (e // 5 % 5 and g // 5 % 5) or (e // 25 and g // 25)
+                            or e % 5 + d % 5 > 4 or e // 5 % 5 + d // 5 % 5 > 4
+                            or e // 25 + d // 25 > 4):
+                        continue
+                    ev = e % 5 + 2 * (e // 5 % 5) + 3 * (e // 25)
+                    if dv + ev == gv:
+                        ok = 1
+                        break
+            feas[d * 125 + g] = ok
+        feas[d * 125] = 0
+    for d in range(125):
+        for y in range(125):
+            ok = 0
+            for g in range(1, 125):
+                if (g % 5 <= y % 5 and g // 5 % 5 <= y // 5 % 5 and g // 25 <= y // 25
+                        and feas[d * 125 + g]):
+                    ok = 1
+                    break
+            ONE_EX[d * 125 + y] = ok
+    for mask in range(64):
+        if mask == 63:
+            COVER_PAIRS[mask] = 3
+            continue
+        # rotate so that bit 0 is clear, then count floor(run / 2) over the runs
+        i = 0
+        while (mask >> i) & 1:
+            i += 1
+        best = 0
+        run = 0
+        for j in range(1, 7):
+            if (mask >> ((i + j) % 6)) & 1:
+                run += 1
+            else:
+                best += run // 2
+                run = 0
+        COVER_PAIRS[mask] = best
+
+
+build_tables()
+
+
+cdef inline int extra_cover_turns(int needy) noexcept nogil:
+    """Turns beyond one per colour for the ``needy`` colours (a 12-bit set,
+    no two adjacent), each of which needs one more turn into itself or a
+    neighbour; a turn into colour z serves z - 1 and z + 1: the set's size
+    less the most disjoint pairs two apart."""
+    cdef int even = 0, odd = 0, i, n = 0
+    for i in range(6):
+        even |= ((needy >> (2 * i)) & 1) << i
+        odd |= ((needy >> (2 * i + 1)) & 1) << i
+    while needy:
+        n += needy & 1
+        needy >>= 1
+    return n - COVER_PAIRS[even] - COVER_PAIRS[odd]
+
+
+cdef inline bint exchange_makes(const Have *h, int di, int y) noexcept nogil:
+    """Can one exchange out of colour ``y``, as it stands, make the pieces ``di``?"""
+    return ONE_EX[di * 125 + h.stock[y]]
+
+
+cdef inline bint upconversion_makes(const Have *h, int c, int di) noexcept nogil:
+    """Can one upconversion in colour ``c`` make the pieces ``di``: one M
+    from a small held, or one L from a medium held?"""
+    return (di == 5 and h.n[c * 3] > 0) or (di == 25 and h.n[c * 3 + 1] > 0)
+
+
+cdef inline int deficit_index(const Have *h, const int16_t *req, int c) noexcept nogil:
+    """The pieces of colour ``c`` that ``req`` lacks, as a base-5 index
+    (each count capped at 4: a smaller deficit is easier, so still sound)."""
+    cdef int sz, r, di = 0, p = 1
+    for sz in range(3):
+        r = req[c * 3 + sz] - h.n[c * 3 + sz]
+        if r > 0:
+            di += (r if r < 4 else 4) * p
+        p *= 5
+    return di
 
 
 cdef void have_of(const SState *s, Have *h) noexcept:
@@ -355,11 +446,7 @@ cdef void have_of(const SState *s, Have *h) noexcept:
     for c in range(NCOL):
         for sz in range(3):
             h.n[c * 3 + sz] = cnt(s, c * 3 + sz)
-        h.src[c] = 0
-        for sz in range(3):
-            if can_source(s, sz, c):
-                h.src[c] |= 1 << sz
-        h.up[c] = (2 if h.n[c * 3] else 0) | (4 if h.n[c * 3 + 1] else 0)
+        h.stock[c] = h.n[c * 3] + 5 * h.n[c * 3 + 1] + 25 * h.n[c * 3 + 2]
 
 
 cdef inline int sort_small(int *a, int n) noexcept nogil:
@@ -384,6 +471,98 @@ cdef inline int left_over(const int *a, int n, int cap) noexcept nogil:
             return n - i
         total += a[i]
     return 0
+
+
+cdef inline void add_component(int *f, const int *g) noexcept nogil:
+    """Min-plus convolution over the kept budget 0..6: ``f`` becomes the
+    least total cost when ``g``'s component shares the budget with ``f``'s."""
+    cdef int b, b1, x, out[7]
+    for b in range(7):
+        out[b] = 1 << 10
+        for b1 in range(b + 1):
+            x = f[b1] + g[b - b1]
+            if x < out[b]:
+                out[b] = x
+    for b in range(7):
+        f[b] = out[b]
+
+
+cdef void flow_tables(const int *res, int dmask, int *fa, int *fc) noexcept nogil:
+    """Where surplus value can go, for a plan whose goals are all known.
+
+    Exchanges conserve value and only conversions remove it, so every
+    surplus piece (``res``: value per colour beyond what the goals consume)
+    is either kept to the end (at most ``b`` points in all) or passed along
+    the circle, one exchange per colour on the way, into a deficit colour
+    (``dmask``), whose created pieces the goals consume.  Between two
+    deficit colours (a gap of g colours) the sources are a prefix flowing
+    to the left deficit and a suffix flowing to the right one; the surplus
+    strictly between them is kept.  Deficit colours with surplus of their
+    own are sources or keep it.  For each budget b in 0..6:
+    ``fa[b]``: the fewest source colours (each needs a turn);
+    ``fc[b]``: the fewest source colours that are next to no deficit
+    colour (their turns create no deficit piece)."""
+    cdef int b, i, g, p, q, kept, ca, cc, start, x0, total, k, lo, hi
+    cdef int r[NCOL + 1]
+    cdef int pre[NCOL + 2]
+    cdef int ga[7]
+    cdef int gc[7]
+    for b in range(7):
+        fa[b] = 0
+        fc[b] = 0
+    if dmask == 0:
+        total = 0
+        for i in range(NCOL):
+            total += res[i]
+        for b in range(7):
+            fa[b] = fc[b] = 0 if total <= b else 1 << 10
+        return
+    start = 0
+    while not (dmask >> start) & 1:
+        start += 1
+    i = 0
+    while i < NCOL:
+        x0 = (start + i) % NCOL
+        if res[x0]:
+            for b in range(7):
+                ga[b] = 0 if res[x0] <= b else 1
+                gc[b] = 0
+            add_component(fa, ga)
+        g = 0
+        pre[0] = 0
+        while i + g + 1 < NCOL and not (dmask >> ((x0 + g + 1) % NCOL)) & 1:
+            g += 1
+            r[g] = res[(x0 + g) % NCOL]
+            pre[g] = pre[g - 1] + r[g]
+        i += g + 1
+        if g == 0 or pre[g] == 0:
+            continue
+        for b in range(7):
+            ga[b] = gc[b] = 1 << 10
+        for p in range(g + 1):
+            if p and r[p] == 0:
+                continue          # a prefix ends at a colour with surplus
+            for q in range(p + 1, g + 2):
+                if q <= g and r[q] == 0:
+                    continue      # a suffix starts at a colour with surplus
+                kept = pre[q - 1] - pre[p]
+                if kept > 6:
+                    continue
+                ca = p + g + 1 - q
+                # sources strictly inside the gap (positions 2..g-1)
+                hi = p if p < g - 1 else g - 1
+                cc = hi - 1 if hi > 1 else 0
+                if q <= g:
+                    lo = q if q > 2 else 2
+                    if g - 1 >= lo:
+                        cc += g - lo
+                for b in range(kept, 7):
+                    if ca < ga[b]:
+                        ga[b] = ca
+                    if cc < gc[b]:
+                        gc[b] = cc
+        add_component(fa, ga)
+        add_component(fc, gc)
 
 
 cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, int win,
@@ -416,7 +595,10 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
        not a colour to empty: D = A + those deficit turns.
     """
     cdef int c, sz, r, d, lb = 0, needy = 0, y0, y1, ok, na = 0, nb = 0, u, cap, a, v, b
-    cdef int freed = 0, lonely = 0, needy0 = 0, b0
+    cdef int freed = 0, lonely = 0, needy0 = 0, b0, di, dmask, upcap = 0
+    cdef bint flowed = False
+    cdef int fa[7]
+    cdef int fc[7]
     cdef int per_size[3]
     cdef int dm[NCOL]
     cdef int res[NCOL]
@@ -436,6 +618,13 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
         dm[c] = d
         if d:
             lb += 2 if d >= 6 else 1
+            # the turns into this colour that may be upconversions: all of
+            # them if upconversions alone could make the missing pieces from
+            # what the colour holds now, else all but one (an exchange)
+            upcap += 2 if d >= 6 else 1
+            if (d & 1) or req[c * 3 + 1] - h.n[c * 3 + 1] > h.n[c * 3] or (
+                    req[c * 3 + 2] - h.n[c * 3 + 2] > h.n[c * 3] + h.n[c * 3 + 1]):
+                upcap -= 1
     if lb >= best:
         return best
     for c in range(NCOL):
@@ -452,15 +641,15 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
             lonely += 2 if d >= 6 else 1
         if d == 0 or d >= 6 or dm[y0] or dm[y1]:
             continue
-        ok = h.src[y0] | h.src[y1]
-        if d & ~ok:
-            needy0 += 1
-            if d & ~(ok | h.up[c]):
-                needy += 1
-    b = lb + (needy + 1) // 2
+        di = deficit_index(h, req, c)
+        if not (exchange_makes(h, di, y0) or exchange_makes(h, di, y1)):
+            needy0 |= 1 << c
+            if not upconversion_makes(h, c, di):
+                needy |= 1 << c
+    b = lb + extra_cover_turns(needy)
     if b >= best:
         return best
-    b0 = lb + (needy0 + 1) // 2
+    b0 = lb + extra_cover_turns(needy0)
     u = 6 * m - value
     if u < 0:
         u = 0
@@ -477,12 +666,26 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
         v = b if u else b0
         if u > v:
             v = u
+        if lb + u - upcap > v:
+            v = lb + u - upcap
         if a > v:
             v = a
         if w == 0:
             a = lb + left_over(rb, nb, cap)
             if a > v:
                 v = a
+            if v < best and cap <= 6:
+                if not flowed:
+                    dmask = 0
+                    for c in range(NCOL):
+                        if dm[c]:
+                            dmask |= 1 << c
+                    flow_tables(res, dmask, fa, fc)
+                    flowed = True
+                if fa[cap] > v:
+                    v = fa[cap]
+                if lb + fc[cap] > v:
+                    v = lb + fc[cap]
         if v < best:
             best = v
         if cap == win:
@@ -501,7 +704,7 @@ cdef inline int colour_turns(const Have *h, const int16_t *req, int c) noexcept 
 
 cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int16_t *req,
                    int value, int win, int dir, int floor, int floor0, int dt,
-                   int stop, int best) noexcept:
+                   int stop, int best, int cmask) noexcept:
     """The least over the plans with ``m >= k`` more conversions, given the
     ``j`` conversions in ``req`` that lead to ``node``, of the larger of
     :func:`leaf_eval` and ``floor``: goals are known for the first ``KCAP``
@@ -517,7 +720,7 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
     :func:`leaf_eval`); it only grows with ``req``, so once it reaches
     ``best`` no plan below can do better.  Once ``best <= stop`` the
     search stops (the caller only asks whether the bound exceeds ``stop``)."""
-    cdef int slot, sz, n, m, f, f0, fl, c, dt2
+    cdef int slot, sz, n, m, f, f0, fl, c, dt2, cm2
     cdef uint8_t *g
     if dt >= best:
         return best
@@ -548,8 +751,10 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
     for slot in range(3):
         g = tree.nodes[node].goals
         dt2 = dt
+        cm2 = cmask
         for sz in range(3):
             c = g[slot * 3 + sz]
+            cm2 |= 1 << c
             dt2 -= colour_turns(s, req, c)
             req[c * 3 + sz] += 1
             dt2 += colour_turns(s, req, c)
@@ -558,14 +763,14 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
         if dt2 >= best:
             pass         # nothing below can do better (the call returns at once)
         elif j == 0:
-            f = phase_turns(s, req, dir, True)
+            f = phase_turns(s, req, dir, True, cm2)
             # floor0 only serves when value - 6k = win
-            f0 = phase_turns(s, req, dir, False) if value - 6 * k == win else f
+            f0 = phase_turns(s, req, dir, False, cm2) if value - 6 * k == win else f
         elif j == 1:
-            f = phase_turns(s, req, dir, True)
+            f = phase_turns(s, req, dir, True, cm2)
             if floor + 1 < f:
                 f = floor + 1
-            f0 = phase_turns(s, req, dir, False) if value - 6 * k == win else f
+            f0 = phase_turns(s, req, dir, False, cm2) if value - 6 * k == win else f
             if floor0 + 1 < f0:
                 f0 = floor0 + 1
         if j + 1 < KCAP and 6 * (j + 2) - value < best:
@@ -573,11 +778,11 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
             if n < 0:
                 best = 0   # the tree is full: fall back to a trivially sound bound
             else:
-                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best)
+                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best, cm2)
         else:
             # deeper conversions are not needed: evaluate j + 1 alone (and,
             # at KCAP, the unknown goals beyond)
-            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best)
+            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best, cm2)
         g = tree.nodes[node].goals
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] -= 1
@@ -607,42 +812,49 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap,
     k = (s.value - win_value + 5) // 6
     memset(req, 0, sizeof(req))
     lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, 0, 0,
-                   cap - 1 if passing else 0, cap)
+                   cap - 1 if passing else 0, cap, 0)
     if passing and lb < cap:
         return 1     # some plan may fit below cap: only 1 is proven
     return lb if lb > 1 else 1
 
 
-cdef int phase_turns(const Have *h, const int16_t *req, int dir, bint allow_up) noexcept:
+cdef int phase_turns(const Have *h, const int16_t *req, int dir, bint allow_up,
+                     int cmask) noexcept:
     """Turns, at least, to make the stash hold ``req`` with the direction
     ``dir`` fixed and nothing converted (twin: ``refsearch.phase_turns``).
+    ``cmask``: the colours ``req`` asks for (no other can lack a piece).
     A turn adds pieces to one colour (exchange: the next colour in ``dir``;
     upconversion: its own).  A deficit colour costs 1 turn, 2 when it lacks
     M and L (5 points from at most four smalls is impossible) or all sizes.
-    A 1-turn deficit colour x whose upstream x - dir has no deficit, and that
-    can get some missing size neither from x - dir as it stands nor by an
-    upconversion, needs one more turn, into x - dir or a second into x:
-    distinct turns for distinct such colours."""
-    cdef int x, sz, d, y, total = 0
+    A 1-turn deficit colour x whose upstream x - dir has no deficit, and
+    whose missing pieces neither one exchange out of x - dir as it stands
+    nor one upconversion can make, needs one more turn, into x - dir or a
+    second into x: distinct turns for distinct such colours."""
+    cdef int x, sz, d, y, total = 0, dmask = 0
     cdef int dm[NCOL]
     for x in range(NCOL):
+        if not (cmask >> x) & 1:
+            continue
         d = 0
         for sz in range(3):
             if req[x * 3 + sz] > h.n[x * 3 + sz]:
                 d |= 1 << sz
         dm[x] = d
+        if d:
+            dmask |= 1 << x
     for x in range(NCOL):
-        d = dm[x]
-        if d == 0:
+        if not (dmask >> x) & 1:
             continue
+        d = dm[x]
         if d == 6 or d == 7:
             total += 2
             continue
         total += 1
         y = (x - dir + NCOL) % NCOL
-        if dm[y]:
+        if (dmask >> y) & 1:
             continue
-        if d & ~(h.src[y] | (h.up[x] if allow_up else 0)):
+        d = deficit_index(h, req, x)
+        if not (exchange_makes(h, d, y) or (allow_up and upconversion_makes(h, x, d))):
             total += 1
     return total
 
@@ -714,6 +926,12 @@ cdef class _Ida:
     cdef int32_t path[MAXDEPTH]
     cdef int32_t found_len
     cdef int64_t depth_nodes[MAXDEPTH]
+    cdef uint64_t salt     # tie-break among children of equal bound (0: generation order)
+
+    cdef inline int tie(self, int32_t move, int g) noexcept:
+        if self.salt == 0:
+            return 0
+        return <int>(mix64(self.salt * <uint64_t>0x9E3779B97F4A7C15ULL + <uint64_t>move * 131 + g) & 1023)
 
     def __dealloc__(self):
         free(self.tt)
@@ -851,7 +1069,7 @@ cdef class _Ida:
                         best = g + 1 + r
                     continue
                 tmp = b[i]
-                tmp.h = r * 2 + (tmp.st.node == s.node)
+                tmp.h = (r << 12) | ((tmp.st.node == s.node) << 11) | ((tmp.move & 1) << 10) | self.tie(tmp.move, g)
                 j = live
                 while j > 0 and b[j - 1].h > tmp.h:
                     b[j] = b[j - 1]
@@ -862,7 +1080,7 @@ cdef class _Ida:
                 self.path[g] = b[i].move
                 nprev = b[i].move if b[i].st.node == s.node else -1
                 self.nodes -= 1      # counted when evaluated
-                r = self.dfs(&b[i].st, s, nprev, g + 1, bound, base + n, b[i].h >> 1)
+                r = self.dfs(&b[i].st, s, nprev, g + 1, bound, base + n, b[i].h >> 12)
                 if r < 0:
                     return -1
                 if self.stop:
@@ -882,7 +1100,7 @@ cdef class _Ida:
 
 def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_value=6,
                   int64_t max_nodes=50_000_000, double max_seconds=60.0, int max_turns=40,
-                  int tt_bits=20):
+                  int tt_bits=20, uint64_t salt=0):
     """Minimum turns from a solitaire position to a stash worth ``win_value`` or less.
 
     Returns a dict: ``status`` is ``found`` (``turns`` is proven minimal: every
@@ -901,6 +1119,7 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
         raise ValueError("tt_bits must be in 4..28")
     ida.tree = tree
     ida.win_value = win_value
+    ida.salt = salt
     ida.mask = (1 << tt_bits) - 1
     ida.tt = <TTEntry *>calloc(1 << tt_bits, sizeof(TTEntry))
     ida.sc_max = (1 << (tt_bits + 1)) - 1
@@ -1036,3 +1255,36 @@ def bfs_reach(stash, int direction, GoalTree tree, int node=0, *, target=None,
         free(table)
         free(queue)
         free(buf)
+
+
+def py_leaf_eval(stash, req, int value, int m, int w, int win=6):
+    """The kernel's :func:`leaf_eval` for one requirement (tests and profiling)."""
+    cdef SState s = make_state(stash, 1, 0)
+    cdef Have hv
+    cdef int16_t r[36]
+    cdef int i
+    have_of(&s, &hv)
+    for i in range(36):
+        r[i] = req[i]
+    return leaf_eval(&hv, r, value, m, w, win, 1 << 20)
+
+
+def py_exchange_makes(deficit, stock):
+    """The kernel's table: can one exchange out of ``stock`` (S, M, L counts)
+    make ``deficit`` (counts, each at most 4)?"""
+    return bool(ONE_EX[(deficit[0] + 5 * deficit[1] + 25 * deficit[2]) * 125
+                       + stock[0] + 5 * stock[1] + 25 * stock[2]])
+
+
+def py_flow_tables(residual, deficit_colours):
+    """The kernel's :func:`flow_tables` as two lists (budgets 0..6)."""
+    cdef int res[NCOL]
+    cdef int fa[7]
+    cdef int fc[7]
+    cdef int c, dmask = 0
+    for c in range(NCOL):
+        res[c] = residual[c]
+    for c in deficit_colours:
+        dmask |= 1 << c
+    flow_tables(res, dmask, fa, fc)
+    return [fa[c] for c in range(7)], [fc[c] for c in range(7)]
