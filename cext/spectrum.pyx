@@ -20,6 +20,11 @@ from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 from cext.rng cimport splitmix64_next
 
 cdef enum:
+    UP_ANY = 0        # plans of any kind
+    UP_NONE = 1       # plans without upconversions
+    UP_SOME = 2       # plans with at least one upconversion
+
+cdef enum:
     NCOL = 12
     PER_KIND = 4
     KCAP = 4          # conversions the lower bound looks ahead
@@ -337,7 +342,6 @@ def count_successors(stash, int direction, GoalTree tree, int node=0, int repeat
 
 ctypedef struct Have:
     int8_t n[36]          # the stash, unpacked
-    uint8_t stock[NCOL]   # this colour's counts as a base-5 index: S + 5 M + 25 L
 
 
 # ONE_EX[d * 125 + y]: can one exchange out of a colour holding ``y`` (counts
@@ -346,6 +350,10 @@ ctypedef struct Have:
 # taken as unlimited (4 of a kind), which only makes it easier, so the table
 # is optimistic, as a lower bound needs.
 cdef uint8_t ONE_EX[125 * 125]
+cdef int POW5[3]
+POW5[0] = 1
+POW5[1] = 5
+POW5[2] = 25
 # COVER_PAIRS[mask]: the largest number of disjoint adjacent pairs among the
 # set bits of a 6-cycle (colours of one parity, two apart on the circle).
 cdef uint8_t COVER_PAIRS[64]
@@ -418,15 +426,30 @@ cdef inline int extra_cover_turns(int needy) noexcept nogil:
     return n - COVER_PAIRS[even] - COVER_PAIRS[odd]
 
 
-cdef inline bint exchange_makes(const Have *h, int di, int y) noexcept nogil:
-    """Can one exchange out of colour ``y``, as it stands, make the pieces ``di``?"""
-    return ONE_EX[di * 125 + h.stock[y]]
+cdef inline bint exchange_makes(int di, int stock) noexcept nogil:
+    """Can one exchange out of a colour holding ``stock`` (base-5 index) make the pieces ``di``?"""
+    return ONE_EX[di * 125 + stock]
 
 
-cdef inline bint upconversion_makes(const Have *h, int c, int di) noexcept nogil:
-    """Can one upconversion in colour ``c`` make the pieces ``di``: one M
-    from a small held, or one L from a medium held?"""
-    return (di == 5 and h.n[c * 3] > 0) or (di == 25 and h.n[c * 3 + 1] > 0)
+cdef inline bint upconversion_makes(const Have *h, const int16_t *req, int c, int di) noexcept nogil:
+    """Can one upconversion in colour ``c`` make the pieces ``di`` out of a
+    piece the goals do not need: one M from a spare small, one L from a
+    spare medium?  (Upconverting a needed piece leaves a new deficit, which
+    costs another turn into the colour.)"""
+    return ((di == 5 and h.n[c * 3] > req[c * 3])
+            or (di == 25 and h.n[c * 3 + 1] > req[c * 3 + 1]))
+
+
+cdef inline int spare_stock(const Have *h, const int16_t *req, int c) noexcept nogil:
+    """The pieces of colour ``c`` beyond what ``req`` needs, as a base-5 index.
+    A neighbour that gives a needed piece must get it back, a turn into it."""
+    cdef int sz, r, si = 0, p = 1
+    for sz in range(3):
+        r = h.n[c * 3 + sz] - req[c * 3 + sz]
+        if r > 0:
+            si += r * p
+        p *= 5
+    return si
 
 
 cdef inline int deficit_index(const Have *h, const int16_t *req, int c) noexcept nogil:
@@ -446,7 +469,6 @@ cdef void have_of(const SState *s, Have *h) noexcept:
     for c in range(NCOL):
         for sz in range(3):
             h.n[c * 3 + sz] = cnt(s, c * 3 + sz)
-        h.stock[c] = h.n[c * 3] + 5 * h.n[c * 3 + 1] + 25 * h.n[c * 3 + 2]
 
 
 cdef inline int sort_small(int *a, int n) noexcept nogil:
@@ -566,7 +588,7 @@ cdef void flow_tables(const int *res, int dmask, int *fa, int *fc) noexcept nogi
 
 
 cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, int win,
-                   int best) noexcept:
+                   int best, int ups) noexcept:
     """min(best, the least turns of a plan with exactly ``m`` more conversions
     whose first ``m - w`` consume ``req`` and whose last ``w`` are unknown).
 
@@ -595,7 +617,9 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
        not a colour to empty: D = A + those deficit turns.
     """
     cdef int c, sz, r, d, lb = 0, needy = 0, y0, y1, ok, na = 0, nb = 0, u, cap, a, v, b
-    cdef int freed = 0, lonely = 0, needy0 = 0, b0, di, dmask, upcap = 0
+    cdef int freed = 0, lonely = 0, needy0 = 0, b0, di, dmask, upcap = 0, nd = 0, nu = 0, dmv, dlv, i, p, acc
+    cdef int upn[NCOL]
+    cdef int sp[NCOL]
     cdef bint flowed = False
     cdef int fa[7]
     cdef int fc[7]
@@ -604,16 +628,22 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
     cdef int res[NCOL]
     cdef int ra[NCOL]
     cdef int rb[NCOL]
+    if ups == UP_NONE and 6 * m > value:
+        return best      # without upconversions the value only falls, by 6 a conversion
+    if ups == UP_SOME and value + 1 - 6 * m > win:
+        return best      # m conversions leave no room for an upconversion
     per_size[0] = per_size[1] = per_size[2] = 0
     for c in range(NCOL):
         d = 0
         res[c] = 0
+        sp[c] = 0
         for sz in range(3):
             r = h.n[c * 3 + sz] - req[c * 3 + sz]
             if r < 0:
                 d |= 1 << sz
             elif r > 0:
                 res[c] += r * (sz + 1)
+                sp[c] += r * POW5[sz]
                 per_size[sz] += 1
         dm[c] = d
         if d:
@@ -622,9 +652,20 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
             # them if upconversions alone could make the missing pieces from
             # what the colour holds now, else all but one (an exchange)
             upcap += 2 if d >= 6 else 1
-            if (d & 1) or req[c * 3 + 1] - h.n[c * 3 + 1] > h.n[c * 3] or (
-                    req[c * 3 + 2] - h.n[c * 3 + 2] > h.n[c * 3] + h.n[c * 3 + 1]):
+            nd += 1
+            dmv = req[c * 3 + 1] - h.n[c * 3 + 1]
+            dlv = req[c * 3 + 2] - h.n[c * 3 + 2]
+            if (d & 1) or dmv > h.n[c * 3] or dlv > h.n[c * 3] + h.n[c * 3 + 1]:
                 upcap -= 1
+            else:
+                # upconversions alone can make them: one per missing M or L,
+                # two per L that no medium held can become
+                if dmv < 0:
+                    dmv = 0
+                if dlv < 0:
+                    dlv = 0
+                upn[nu] = dmv + dlv + (dlv - h.n[c * 3 + 1] if dlv > h.n[c * 3 + 1] else 0)
+                nu += 1
     if lb >= best:
         return best
     for c in range(NCOL):
@@ -642,9 +683,9 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
         if d == 0 or d >= 6 or dm[y0] or dm[y1]:
             continue
         di = deficit_index(h, req, c)
-        if not (exchange_makes(h, di, y0) or exchange_makes(h, di, y1)):
+        if not (exchange_makes(di, sp[y0]) or exchange_makes(di, sp[y1])):
             needy0 |= 1 << c
-            if not upconversion_makes(h, c, di):
+            if not upconversion_makes(h, req, c, di):
                 needy |= 1 << c
     b = lb + extra_cover_turns(needy)
     if b >= best:
@@ -653,11 +694,14 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
     u = 6 * m - value
     if u < 0:
         u = 0
+    if u == 0 and ups == UP_SOME:
+        u = 1
     if w:
         for sz in range(3):
             freed += per_size[sz] if per_size[sz] < w else w
     sort_small(ra, na)
     sort_small(rb, nb)
+    sort_small(upn, nu)
     while u < best:
         cap = value + u - 6 * m
         if cap > win:
@@ -668,6 +712,18 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
             v = u
         if lb + u - upcap > v:
             v = lb + u - upcap
+        # each deficit colour is fed by an exchange (a turn besides its
+        # upconversions) unless upconversions alone make its pieces; the u
+        # upconversions make the cheapest such colours at best
+        p = 0
+        acc = 0
+        for i in range(nu):
+            acc += upn[i]
+            if acc > u:
+                break
+            p += 1
+        if u + nd - p > v:
+            v = u + nd - p
         if a > v:
             v = a
         if w == 0:
@@ -688,7 +744,7 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
                     v = lb + fc[cap]
         if v < best:
             best = v
-        if cap == win:
+        if cap == win or ups == UP_NONE:
             break
         u += 1
     return best
@@ -704,7 +760,7 @@ cdef inline int colour_turns(const Have *h, const int16_t *req, int c) noexcept 
 
 cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int16_t *req,
                    int value, int win, int dir, int floor, int floor0, int dt,
-                   int stop, int best, int cmask) noexcept:
+                   int stop, int best, int cmask, int ups) noexcept:
     """The least over the plans with ``m >= k`` more conversions, given the
     ``j`` conversions in ``req`` that lead to ``node``, of the larger of
     :func:`leaf_eval` and ``floor``: goals are known for the first ``KCAP``
@@ -724,29 +780,29 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
     cdef uint8_t *g
     if dt >= best:
         return best
-    if j != 1 and floor >= best:
+    if j != 1 and (floor0 if ups == UP_NONE else floor) >= best:
         return best      # (j = 1: the floor is g1's alone; longer plans have their own)
     if j == KCAP:
         m = k if k > j else j
-        while 6 * m - value < best:
-            fl = floor0 if value - 6 * m == win else floor
+        while 6 * m - value < best and not (ups == UP_NONE and 6 * m > value):
+            fl = floor0 if value - 6 * m == win or ups == UP_NONE else floor
             if fl < best:
                 # min(best, max(fl, leaf)): leaf_eval gives min(best, leaf)
-                best = leaf_eval(s, req, value, m, m - j, win, best)
+                best = leaf_eval(s, req, value, m, m - j, win, best, ups)
                 if best < fl:
                     best = fl
                 if best <= stop:
                     return best
             m += 1
         return best
-    fl = floor0 if value - 6 * j == win else floor
+    fl = floor0 if value - 6 * j == win or ups == UP_NONE else floor
     if j >= k and fl < best:
-        best = leaf_eval(s, req, value, j, 0, win, best)
+        best = leaf_eval(s, req, value, j, 0, win, best, ups)
         if best < fl:
             best = fl
         if best <= stop:
             return best
-    if 6 * (j + 1) - value >= best:
+    if 6 * (j + 1) - value >= best or (ups == UP_NONE and 6 * (j + 1) > value):
         return best
     for slot in range(3):
         g = tree.nodes[node].goals
@@ -765,24 +821,28 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
         elif j == 0:
             f = phase_turns(s, req, dir, True, cm2)
             # floor0 only serves when value - 6k = win
-            f0 = phase_turns(s, req, dir, False, cm2) if value - 6 * k == win else f
+            f0 = phase_turns(s, req, dir, False, cm2) if value - 6 * k == win or ups == UP_NONE else f
         elif j == 1:
             f = phase_turns(s, req, dir, True, cm2)
             if floor + 1 < f:
                 f = floor + 1
-            f0 = phase_turns(s, req, dir, False, cm2) if value - 6 * k == win else f
+            f0 = phase_turns(s, req, dir, False, cm2) if value - 6 * k == win or ups == UP_NONE else f
             if floor0 + 1 < f0:
                 f0 = floor0 + 1
-        if j + 1 < KCAP and 6 * (j + 2) - value < best:
+        if dt2 >= best or (j > 0 and (f0 if ups == UP_NONE else f) >= best):
+            pass         # the call would return at once (its first two tests)
+        elif j + 1 < KCAP and 6 * (j + 2) - value < best:
             n = tree.child(node, slot)
             if n < 0:
                 best = 0   # the tree is full: fall back to a trivially sound bound
             else:
-                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best, cm2)
+                best = bound_rec(s, tree, n, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best,
+                                cm2, ups)
         else:
             # deeper conversions are not needed: evaluate j + 1 alone (and,
             # at KCAP, the unknown goals beyond)
-            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best, cm2)
+            best = bound_rec(s, tree, node, j + 1, k, req, value, win, dir, f, f0, dt2, stop, best,
+                            cm2, ups)
         g = tree.nodes[node].goals
         for sz in range(3):
             req[g[slot * 3 + sz] * 3 + sz] -= 1
@@ -792,7 +852,7 @@ cdef int bound_rec(const Have *s, GoalTree tree, int32_t node, int j, int k, int
 
 
 cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap,
-                     bint passing=False) noexcept:
+                     bint passing=False, int ups=UP_ANY) noexcept:
     """Turns still needed, at least (admissible), or ``cap`` when that many
     are needed at least (IDA* only asks whether the bound passes ``cap - 1``;
     with ``cap = 1 << 20`` it is exact).  0 if won.  Else the value asks for
@@ -802,7 +862,10 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap,
     sequence of goals the goal tree allows (each at least its phase floor,
     see :func:`bound_rec`).  ``passing``: the caller only asks whether the
     bound reaches ``cap``; when it does not, the search stops at the first
-    plan below ``cap`` and 1 (proven for any unwon position) is returned."""
+    plan below ``cap`` and 1 (proven for any unwon position) is returned.
+    ``ups``: ``UP_NONE`` bounds the plans without upconversions (each leaf
+    with u = 0, the floors without them, m <= value / 6), ``UP_SOME`` the
+    plans with at least one (u >= 1)."""
     cdef int16_t req[36]
     cdef int k, lb
     cdef Have hv
@@ -812,7 +875,7 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap,
     k = (s.value - win_value + 5) // 6
     memset(req, 0, sizeof(req))
     lb = bound_rec(&hv, tree, s.node, 0, k, req, s.value, win_value, s.dir, 0, 0, 0,
-                   cap - 1 if passing else 0, cap, 0)
+                   cap - 1 if passing else 0, cap, 0, ups)
     if passing and lb < cap:
         return 1     # some plan may fit below cap: only 1 is proven
     return lb if lb > 1 else 1
@@ -854,14 +917,17 @@ cdef int phase_turns(const Have *h, const int16_t *req, int dir, bint allow_up,
         if (dmask >> y) & 1:
             continue
         d = deficit_index(h, req, x)
-        if not (exchange_makes(h, d, y) or (allow_up and upconversion_makes(h, x, d))):
+        if not (exchange_makes(d, spare_stock(h, req, y))
+                or (allow_up and upconversion_makes(h, req, x, d))):
             total += 1
     return total
 
 
-def py_lower_bound(stash, int direction, GoalTree tree, int node=0, int win_value=6):
+def py_lower_bound(stash, int direction, GoalTree tree, int node=0, int win_value=6,
+                   int ups=UP_ANY):
+    """The kernel's bound; ``ups`` 0 any plan, 1 none with upconversions, 2 some."""
     cdef SState s = make_state(stash, direction, node)
-    return lower_bound(&s, tree, win_value, 1 << 20)
+    return lower_bound(&s, tree, win_value, 1 << 20, False, ups)
 
 
 # ---------------------------------------------------------------- IDA*
@@ -909,6 +975,14 @@ cdef inline bint commuted_away(const SState *parent, int32_t prev, const SState 
     return not converts_after(parent, child.move, tree)
 
 
+cdef inline int child_ups(int ups, int32_t move) noexcept nogil:
+    """The kind of plans searched after ``move``: a plan that must still
+    upconvert is free once it has (move codes of upconversions are odd)."""
+    if ups == UP_SOME and (move & 1):
+        return UP_ANY
+    return ups
+
+
 cdef class _Ida:
     cdef GoalTree tree
     cdef int win_value
@@ -926,12 +1000,6 @@ cdef class _Ida:
     cdef int32_t path[MAXDEPTH]
     cdef int32_t found_len
     cdef int64_t depth_nodes[MAXDEPTH]
-    cdef uint64_t salt     # tie-break among children of equal bound (0: generation order)
-
-    cdef inline int tie(self, int32_t move, int g) noexcept:
-        if self.salt == 0:
-            return 0
-        return <int>(mix64(self.salt * <uint64_t>0x9E3779B97F4A7C15ULL + <uint64_t>move * 131 + g) & 1023)
 
     def __dealloc__(self):
         free(self.tt)
@@ -971,23 +1039,23 @@ cdef class _Ida:
         self.smask = size * 2 - 1
         self.sc_stores = 0
 
-    cdef int child_h(self, const SState *c, int32_t cprev, int cap) noexcept:
+    cdef int child_h(self, const SState *c, int32_t cprev, int cap, int ups) noexcept:
         """The child's lower bound capped at ``cap``: the table's proven
         bound for it (if it applies after ``cprev``) or :func:`lower_bound`."""
         cdef uint64_t key = skey(c)
         cdef TTEntry *e = &self.tt[key & self.mask]
-        cdef int r
-        if (e.w0 == c.w[0] and e.w1 == c.w[1] and e.node == c.node and e.dir == c.dir
+        cdef int r, tag = ups + 1
+        if (e.w0 == c.w[0] and e.w1 == c.w[1] and e.node == c.node and e.dir == c.dir * tag
                 and (e.prev < 0 or e.prev == cprev)):
             # a searched position's entry is never below its static bound
             # (it was searched because that bound passed, and the search
             # proved more), so the bound need not be computed again
             return e.lb
         e = &self.sc[key & self.smask]
-        if (e.w0 == c.w[0] and e.w1 == c.w[1] and e.node == c.node and e.dir == c.dir
+        if (e.w0 == c.w[0] and e.w1 == c.w[1] and e.node == c.node and e.dir == c.dir * tag
                 and e.lb >= cap):
             return e.lb
-        r = lower_bound(c, self.tree, self.win_value, cap, True)
+        r = lower_bound(c, self.tree, self.win_value, cap, True, ups)
         if r >= cap:
             # the static bound depends on the position alone (not the path)
             self.sc_stores += 1
@@ -997,14 +1065,17 @@ cdef class _Ida:
             e.w0 = c.w[0]
             e.w1 = c.w[1]
             e.node = c.node
-            e.dir = c.dir
+            e.dir = c.dir * tag
             e.prev = -1
             e.lb = min(r, 30000)
         return r
 
     cdef int dfs(self, SState *s, const SState *parent, int32_t prev, int g, int bound,
-                 size_t base, int h) noexcept:
-        """Contract: ``h`` (<= ``bound - g``) is a proven lower bound on the
+                 size_t base, int h, int ups) noexcept:
+        """Contract: ``ups`` says which plans from ``s`` are searched
+        (:func:`child_ups`); table entries carry it as ``dir * (ups + 1)``,
+        so a bound proven for one kind is never read for another.
+        ``h`` (<= ``bound - g``) is a proven lower bound on the
         turns to win from ``s`` (the caller evaluated it).  Returns -1 if a win
         within ``bound - g`` more turns was found (the plan is
         ``path[0:found_len]``); else a proven lower bound on ``g`` +
@@ -1047,6 +1118,13 @@ cdef class _Ida:
         if n < 0:
             self.stop = 3
             return 0
+        if ups == UP_NONE:
+            j = 0
+            for i in range(n):
+                if not (b[i].move & 1):      # not an upconversion
+                    b[j] = b[i]
+                    j += 1
+            n = j
         for i in range(n):
             if b[i].st.won:
                 self.path[g] = b[i].move
@@ -1062,14 +1140,16 @@ cdef class _Ida:
                     skipped = True
                     continue
                 nprev = b[i].move if b[i].st.node == s.node else -1
-                r = self.child_h(&b[i].st, nprev, bound - g)
+                r = self.child_h(&b[i].st, nprev, bound - g, child_ups(ups, b[i].move))
                 self.nodes += 1
                 if g + 1 + r > bound:
                     if g + 1 + r < best:
                         best = g + 1 + r
                     continue
                 tmp = b[i]
-                tmp.h = (r << 12) | ((tmp.st.node == s.node) << 11) | ((tmp.move & 1) << 10) | self.tie(tmp.move, g)
+                # order: bound, then conversions first, then exchanges before
+                # upconversions (most minimum plans have none)
+                tmp.h = (r << 12) | ((tmp.st.node == s.node) << 11) | ((tmp.move & 1) << 10)
                 j = live
                 while j > 0 and b[j - 1].h > tmp.h:
                     b[j] = b[j - 1]
@@ -1080,7 +1160,8 @@ cdef class _Ida:
                 self.path[g] = b[i].move
                 nprev = b[i].move if b[i].st.node == s.node else -1
                 self.nodes -= 1      # counted when evaluated
-                r = self.dfs(&b[i].st, s, nprev, g + 1, bound, base + n, b[i].h >> 12)
+                r = self.dfs(&b[i].st, s, nprev, g + 1, bound, base + n, b[i].h >> 12,
+                             child_ups(ups, b[i].move))
                 if r < 0:
                     return -1
                 if self.stop:
@@ -1092,7 +1173,7 @@ cdef class _Ida:
         e.w0 = s.w[0]
         e.w1 = s.w[1]
         e.node = s.node
-        e.dir = s.dir
+        e.dir = s.dir * (ups + 1)
         e.prev = prev if skipped else -1
         e.lb = min(best - g, 30000)
         return best
@@ -1100,26 +1181,35 @@ cdef class _Ida:
 
 def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_value=6,
                   int64_t max_nodes=50_000_000, double max_seconds=60.0, int max_turns=40,
-                  int tt_bits=20, uint64_t salt=0):
+                  int tt_bits=20):
     """Minimum turns from a solitaire position to a stash worth ``win_value`` or less.
 
     Returns a dict: ``status`` is ``found`` (``turns`` is proven minimal: every
     smaller bound was searched to exhaustion with an admissible lower bound),
     ``exhausted`` (no win exists at all), or ``limit`` with ``limit`` naming it
     (``nodes``, ``seconds``, ``turns``, ``goal-tree``).  ``plan`` holds the move
-    codes, ``bounds`` the (bound, nodes) of each iteration and ``depths`` (when
-    found) the nodes at each depth of each iteration (for profiling).
+    codes, ``bounds`` the (bound, nodes) of each iteration, ``first_pass``
+    the nodes of each iteration's first pass and ``depths`` (when found) the
+    nodes at each depth of each iteration's last pass (for profiling).
+
+    Each bound is searched in two passes.  The first looks only for plans
+    without upconversions: their tree is about ten times smaller (every
+    upconversion adds a point, so such plans need a fourth conversion) and
+    the bound is tighter for them (u = 0), and most minimum plans have none.
+    Only when it finds nothing does the second pass search every plan; so
+    the answer is still the least bound at which some plan exists.
     """
     cdef _Ida ida = _Ida()
     cdef SState s = make_state(stash, direction, node)
-    cdef int bound, r
+    cdef int bound, r, rn, lbn
+    cdef int64_t first
     cdef list bounds = []
+    cdef list first_pass = []
     cdef list depths = []
     if tt_bits < 4 or tt_bits > 28:
         raise ValueError("tt_bits must be in 4..28")
     ida.tree = tree
     ida.win_value = win_value
-    ida.salt = salt
     ida.mask = (1 << tt_bits) - 1
     ida.tt = <TTEntry *>calloc(1 << tt_bits, sizeof(TTEntry))
     ida.sc_max = (1 << (tt_bits + 1)) - 1
@@ -1136,19 +1226,31 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
     if s.won:
         return {"status": "found", "turns": 0, "plan": [], "nodes": 0, "bounds": []}
     bound = lower_bound(&s, tree, win_value, 1 << 20)
+    lbn = lower_bound(&s, tree, win_value, 1 << 20, False, UP_NONE)
     while True:
         if bound > max_turns:
             return {"status": "limit", "limit": "turns", "nodes": ida.nodes, "bounds": bounds,
                     "lower_bound": bound}
         before = ida.nodes
-        memset(ida.depth_nodes, 0, sizeof(ida.depth_nodes))
-        r = ida.dfs(&s, &s, -1, 0, bound, 0, bound)
+        r = rn = lbn
+        if lbn <= bound:
+            memset(ida.depth_nodes, 0, sizeof(ida.depth_nodes))
+            r = rn = ida.dfs(&s, &s, -1, 0, bound, 0, bound, UP_NONE)
+        first = ida.nodes - before
+        first_pass.append((bound, first))
+        if r >= 0 and not ida.stop:
+            # every plan within the bound without upconversions was searched
+            memset(ida.depth_nodes, 0, sizeof(ida.depth_nodes))
+            r = ida.dfs(&s, &s, -1, 0, bound, 0, bound, UP_SOME)
+            if r > 0 and rn < r:
+                r = rn       # the next bound: the least over both kinds of plan
         bounds.append((bound, ida.nodes - before))
         depths.append([ida.depth_nodes[i] for i in range(bound + 1)])
         if r < 0:
             return {"status": "found", "turns": ida.found_len,
                     "plan": [ida.path[i] for i in range(ida.found_len)],
-                    "nodes": ida.nodes, "bounds": bounds, "depths": depths}
+                    "nodes": ida.nodes, "bounds": bounds, "first_pass": first_pass,
+                    "depths": depths}
         if ida.stop:
             return {"status": "limit", "limit": ("", "nodes", "seconds", "goal-tree")[ida.stop],
                     "nodes": ida.nodes, "bounds": bounds, "lower_bound": bound}
@@ -1257,7 +1359,7 @@ def bfs_reach(stash, int direction, GoalTree tree, int node=0, *, target=None,
         free(buf)
 
 
-def py_leaf_eval(stash, req, int value, int m, int w, int win=6):
+def py_leaf_eval(stash, req, int value, int m, int w, int win=6, int ups=UP_ANY):
     """The kernel's :func:`leaf_eval` for one requirement (tests and profiling)."""
     cdef SState s = make_state(stash, 1, 0)
     cdef Have hv
@@ -1266,7 +1368,7 @@ def py_leaf_eval(stash, req, int value, int m, int w, int win=6):
     have_of(&s, &hv)
     for i in range(36):
         r[i] = req[i]
-    return leaf_eval(&hv, r, value, m, w, win, 1 << 20)
+    return leaf_eval(&hv, r, value, m, w, win, 1 << 20, ups)
 
 
 def py_exchange_makes(deficit, stock):

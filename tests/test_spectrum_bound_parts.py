@@ -94,10 +94,32 @@ def test_leaf_evaluation_matches_twin_for_every_goal_sequence():
         rt = ref.GoalTreeRef(st.goals, st.bags, st.rng.state)
         for j, req in _sequences_of(st, rt):
             for m in range(max(j, (value - 1) // 6), j + 2):
-                got = fast.py_leaf_eval(stash, req, value, m, m - j)
-                assert got == ref.leaf_eval(stash, req, value, m, m - j, 6), (seed, req, m)
-                compared += 1
-    assert compared > 2000
+                for ups in (ref.UP_ANY, ref.UP_NONE, ref.UP_SOME):
+                    got = fast.py_leaf_eval(stash, req, value, m, m - j, 6, ups)
+                    assert got == ref.leaf_eval(stash, req, value, m, m - j, 6, ups), (seed, req, m, ups)
+                    compared += 1
+    assert compared > 6000
+
+
+def test_bounds_for_each_kind_of_plan_match_twin_and_order():
+    """Plans without upconversions, or with some, are fewer than all plans:
+    their bounds are never below the bound for every plan."""
+    rnd = random.Random(8)
+    for seed in range(20, 32):
+        st = Game(1, seed).new_state()
+        for _ in range(rnd.randrange(1, 8)):
+            st.apply(rnd.choice(st.legal_moves()))
+            if st.is_terminal():
+                break
+        if st.is_terminal():
+            continue
+        stash = tuple(st.stashes[0])
+        tree = fast.GoalTree(st.goals, st.bags, st.rng.state)
+        rt = ref.GoalTreeRef(st.goals, st.bags, st.rng.state)
+        got = [fast.py_lower_bound(stash, st.direction, tree, 0, 6, ups) for ups in range(3)]
+        want = [ref.lower_bound(stash, rt, 0, direction=st.direction, ups=ups) for ups in range(3)]
+        assert got == want
+        assert min(got[1], got[2]) >= got[0]
 
 
 def _near_end_positions(seed, left):

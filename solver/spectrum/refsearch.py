@@ -94,6 +94,8 @@ def _after(stash, direction, tree, node, move, win_value):
 
 
 INFEASIBLE = 1 << 10    # a count no plan meets (the kernel uses the same)
+NO_PLAN = 1 << 20       # what a leaf with no plan at all gives
+UP_ANY, UP_NONE, UP_SOME = 0, 1, 2   # plans of any kind, without upconversions, with some
 
 
 def _value(counts: Sequence[int]) -> int:
@@ -115,10 +117,18 @@ def exchange_makes(deficit: Sequence[int], stock: Sequence[int]) -> bool:
     return False
 
 
-def _upconversion_makes(stash: Sequence[int], c: int, deficit: Sequence[int]) -> bool:
-    """One upconversion in colour ``c`` makes ``deficit``: one M from a small, one L from a medium."""
-    return ((tuple(deficit) == (0, 1, 0) and stash[c * 3] > 0)
-            or (tuple(deficit) == (0, 0, 1) and stash[c * 3 + 1] > 0))
+def _upconversion_makes(stash: Sequence[int], req: Sequence[int], c: int,
+                        deficit: Sequence[int]) -> bool:
+    """One upconversion in colour ``c`` makes ``deficit`` out of a piece the
+    goals do not need: one M from a spare small, one L from a spare medium."""
+    return ((tuple(deficit) == (0, 1, 0) and stash[c * 3] > req[c * 3])
+            or (tuple(deficit) == (0, 0, 1) and stash[c * 3 + 1] > req[c * 3 + 1]))
+
+
+def _spare(stash: Sequence[int], req: Sequence[int], c: int) -> Tuple[int, int, int]:
+    """Colour ``c``'s pieces beyond what ``req`` needs (a neighbour giving a
+    needed piece must get it back: a turn into it)."""
+    return tuple(max(0, stash[c * 3 + s] - req[c * 3 + s]) for s in range(3))
 
 
 def _deficits(stash: Sequence[int], req: Sequence[int]) -> List[set]:
@@ -169,9 +179,9 @@ def _needy(stash: Sequence[int], req: Sequence[int], allow_up: bool) -> set:
         if _turns_into(d) != 1 or deficit[y0] or deficit[y1]:
             continue
         miss = _missing(stash, req, c)
-        if any(exchange_makes(miss, stash[y * 3:y * 3 + 3]) for y in (y0, y1)):
+        if any(exchange_makes(miss, _spare(stash, req, y)) for y in (y0, y1)):
             continue
-        if allow_up and _upconversion_makes(stash, c, miss):
+        if allow_up and _upconversion_makes(stash, req, c, miss):
             continue
         out.add(c)
     return out
@@ -184,11 +194,13 @@ def leaf_bound(stash: Sequence[int], req: Sequence[int], allow_up: bool = True) 
     return lb + _extra_cover_turns(_needy(stash, req, allow_up))
 
 
-def _upconversion_slots(stash: Sequence[int], req: Sequence[int]) -> int:
-    """How many of the turns into deficit colours may be upconversions: all
+def _upconversion_slots(stash: Sequence[int], req: Sequence[int]) -> Tuple[int, List[int]]:
+    """How many of the turns into deficit colours may be upconversions (all
     of a colour's turns if upconversions alone could make its missing pieces
-    from what it holds, else all but one (an exchange; ups never make a small)."""
-    total = 0
+    from what it holds, else all but one: an exchange; ups never make a
+    small), and for each colour whose pieces upconversions alone can make,
+    how many it takes (one per M or L, two per L no medium held can become)."""
+    total, alone = 0, []
     for c, d in enumerate(_deficits(stash, req)):
         if not d:
             continue
@@ -197,7 +209,20 @@ def _upconversion_slots(stash: Sequence[int], req: Sequence[int]) -> int:
         total += _turns_into(d)
         if 0 in d or miss[1] > n[0] or miss[2] > n[0] + n[1]:
             total -= 1
-    return total
+        else:
+            dm, dl = max(0, miss[1]), max(0, miss[2])
+            alone.append(dm + dl + max(0, dl - n[1]))
+    return total, sorted(alone)
+
+
+def _made_by_upconversions(alone: List[int], u: int) -> int:
+    """How many of ``alone`` (upconversions each colour needs) ``u`` upconversions can make."""
+    made = spent = 0
+    for x in alone:
+        if spent + x > u:
+            break
+        spent, made = spent + x, made + 1
+    return made
 
 
 def _share(f: List[int], g: List[int]) -> List[int]:
@@ -261,7 +286,7 @@ def _left_over(values: List[int], cap: int) -> int:
 
 
 def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: int,
-              win: int) -> int:
+              win: int, ups: int = UP_ANY) -> int:
     """Least turns of a plan with exactly ``m`` more conversions, the first
     ``m - w`` consuming ``req``, the last ``w`` unknown: the largest of the
     counts B (pieces to create), A (colours to empty, one source colour per
@@ -269,13 +294,19 @@ def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: i
     upconversions that cannot be turns into deficit colours) and, with every
     goal known, C (deficit turns plus colours to empty far from any
     deficit) and F (surplus passed along the circle, :func:`flow_turns`),
-    minimised over the upconversions u (twin of the kernel's ``leaf_eval``)."""
+    minimised over the upconversions u (twin of the kernel's ``leaf_eval``):
+    u = 0 only for ``UP_NONE``, u >= 1 for ``UP_SOME``."""
+    if ups == UP_NONE and 6 * m > value:
+        return NO_PLAN
+    if ups == UP_SOME and value + 1 - 6 * m > win:
+        return NO_PLAN
     deficit = _deficits(stash, req)
     residual = [sum(max(0, stash[c * 3 + s] - req[c * 3 + s]) * (s + 1) for s in range(3))
                 for c in range(N_COLOURS)]
     tcount = sum(_turns_into(d) for d in deficit)
     b, b0 = leaf_bound(stash, req, True), leaf_bound(stash, req, False)
-    upcap = _upconversion_slots(stash, req)
+    upcap, alone = _upconversion_slots(stash, req)
+    ndef = sum(1 for d in deficit if d)
     far = [residual[c] for c in range(N_COLOURS) if residual[c] and not (
         deficit[c] or deficit[(c - 1) % N_COLOURS] or deficit[(c + 1) % N_COLOURS])]
     held = [r for r in residual if r]
@@ -287,27 +318,29 @@ def leaf_eval(stash: Sequence[int], req: Sequence[int], value: int, m: int, w: i
                     for s in range(3))
     fa, fc = flow_turns(residual, {c for c, d in enumerate(deficit) if d})
     best = None
-    u = max(0, 6 * m - value)
+    u = max(1 if ups == UP_SOME else 0, 6 * m - value)
     while True:
         cap = min(win, value + u - 6 * m)
         v = max(u, b if u else b0, tcount + u - upcap,
+                u + ndef - _made_by_upconversions(alone, u),
                 _left_over(held, cap) - freed + lonely)
         if not w:
             v = max(v, tcount + _left_over(far, cap))
             if cap <= 6:
                 v = max(v, fa[cap], tcount + fc[cap])
         best = v if best is None else min(best, v)
-        if cap == win or u + 1 >= best:
+        if cap == win or ups == UP_NONE or u + 1 >= best:
             return best
         u += 1
 
 
 def lower_bound(stash: Sequence[int], tree: GoalTreeRef, node: int, *, direction: int,
-                win_value: int = 6) -> int:
+                win_value: int = 6, ups: int = UP_ANY) -> int:
     """Turns still needed, at least (twin of the kernel's ``lower_bound``):
     over every number m >= k of conversions and every sequence of goals
     (known for the first ``KCAP``), the least of the larger of
-    :func:`leaf_eval` and the sequence's phase floor (:func:`_sequences`)."""
+    :func:`leaf_eval` and the sequence's phase floor (:func:`_sequences`);
+    ``ups`` limits the plans as in :func:`leaf_eval`."""
     value = stash_value(stash)
     if value <= win_value:
         return 0
@@ -317,8 +350,8 @@ def lower_bound(stash: Sequence[int], tree: GoalTreeRef, node: int, *, direction
         for req, floor, floor0 in _sequences(stash, direction, tree, node, j):
             m = max(k, j)
             while 6 * m - value < best and (j == KCAP or m == j):
-                fl = floor0 if value - 6 * m == win_value else floor
-                best = min(best, max(fl, leaf_eval(stash, req, value, m, m - j, win_value)))
+                fl = floor0 if value - 6 * m == win_value or ups == UP_NONE else floor
+                best = min(best, max(fl, leaf_eval(stash, req, value, m, m - j, win_value, ups)))
                 m += 1
     return max(1, best)
 
@@ -486,7 +519,7 @@ def phase_turns(stash: Sequence[int], req: Sequence[int], direction: int,
         if deficit[y]:
             continue
         miss = _missing(stash, req, x)
-        if not (exchange_makes(miss, stash[y * 3:y * 3 + 3])
-                or (allow_up and _upconversion_makes(stash, x, miss))):
+        if not (exchange_makes(miss, _spare(stash, req, y))
+                or (allow_up and _upconversion_makes(stash, req, x, miss))):
             total += 1
     return total
