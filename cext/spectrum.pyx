@@ -590,31 +590,35 @@ cdef void flow_tables(const int *res, int dmask, int *fa, int *fc) noexcept nogi
 cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, int win,
                    int best, int ups) noexcept:
     """min(best, the least turns of a plan with exactly ``m`` more conversions
-    whose first ``m - w`` consume ``req`` and whose last ``w`` are unknown).
-
-    Three counts, each a lower bound on turns:
+    whose first ``m - w`` consume ``req`` and whose last ``w`` are unknown;
+    ``ups`` limits the plans to those without upconversions (u = 0) or with
+    some (u >= 1)).  The larger of these counts, each a lower bound on turns,
+    minimised over the upconversions u:
     B  pieces to create: a turn adds pieces of one colour and at most two
-       sizes, so each deficit colour costs ceil(sizes/2) turns.  A deficit
-       colour whose neighbours have no deficit, and from which no neighbour
-       as it stands can yield a missing size (nor an upconversion), needs one
-       more turn: one adding to a neighbour, which serves at most two such
-       colours, or a second one of its own;
+       sizes, so each deficit colour costs 1 turn, 2 when it lacks M and L.
+       A 1-turn deficit colour whose neighbours have no deficit, whose whole
+       deficit no single exchange out of a neighbour's spare pieces (nor one
+       upconversion of a spare piece) can make, needs one more turn: into a
+       neighbour, which serves at most the two colours beside it, or a
+       second into itself: the count less the most pairs two apart;
     A  every turn has one source colour (exchange: the colour given;
        upconversion: its colour).  A colour holding pieces now that are
        neither consumed by a goal nor kept to the end needs a turn as a
        source.  Kept pieces stay in the final stash, worth at most
-       min(win, value + u - 6m) with u upconversions (u >= 6m - value, u
-       turns).  Keeping the colours of least residual value first frees the
-       most colours.  An unknown goal consumes one piece of each size, so the
-       ``w`` unknown goals free at most sum over sizes of min(w, colours with
-       a residual piece of that size) colours;
-    C  (only when every goal is known) the turns that create deficit pieces
-       (their target is a deficit colour) are distinct from the turns whose
-       source is a colour to empty that is neither a deficit colour nor next
-       to one: C = deficit turns + such colours;
-    D  symmetrically, a deficit colour with no piece left (after the goals'
-       consumption) in it or next to it is created by turns whose source is
-       not a colour to empty: D = A + those deficit turns.
+       min(win, value + u - 6m).  Keeping the colours of least residual
+       value first frees the most colours.  An unknown goal consumes one
+       piece of each size, so the ``w`` unknown goals free at most sum over
+       sizes of min(w, colours with a residual piece of that size) colours;
+       plus the deficit turns with no piece in or next to their colour;
+    U  the upconversions are turns too: every deficit colour's turns may be
+       upconversions only if upconversions alone can make its pieces from
+       what it holds (never a small), else one of them is an exchange; and
+       a deficit colour whose pieces the u upconversions do not make alone
+       needs an exchange besides them;
+    C  (every goal known) deficit turns plus colours to empty that are
+       neither deficits nor next to one (their turns create no deficit piece);
+    F  (every goal known) the surplus passed along the circle into deficit
+       colours, one source turn per colour on the way (:func:`flow_tables`).
     """
     cdef int c, sz, r, d, lb = 0, needy = 0, y0, y1, ok, na = 0, nb = 0, u, cap, a, v, b
     cdef int freed = 0, lonely = 0, needy0 = 0, b0, di, dmask, upcap = 0, nd = 0, nu = 0, dmv, dlv, i, p, acc
