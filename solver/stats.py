@@ -67,6 +67,27 @@ def streamed_percentiles(values: Iterable[float], n: int) -> Dict[str, float]:
     return {name: out.get(name) for name, _ in PERCENTILES}
 
 
+SUMMARISED_FIELDS = ("turns", "length")   # whole numbers some games store per seed
+HISTOGRAM_MAX = 15                         # distinct values shown one by one
+
+
+def field_summary(store: ResultStore, key: Tuple[str, str, str], name: str) -> dict:
+    """The distribution of a whole-number field of the rows (e.g. Spectrum's
+    minimum ``turns``): value -> count when there are few distinct values,
+    else percentiles.  Empty when no row has the field."""
+    expr = f"json_extract(fields, '$.{name}')"
+    where = f"WHERE game=? AND variant=? AND analysis=? AND typeof({expr}) = 'integer'"
+    counts = store.db.execute(
+        f"SELECT {expr}, COUNT(*) FROM results {where} GROUP BY 1 ORDER BY 1", key).fetchall()
+    if not counts:
+        return {}
+    if len(counts) <= HISTOGRAM_MAX:
+        return {"histogram": {str(v): c for v, c in counts}}
+    n = sum(c for _, c in counts)
+    cur = store.db.execute(f"SELECT {expr} FROM results {where} ORDER BY 1", key)
+    return {"percentiles": streamed_percentiles((r[0] for r in cur), n)}
+
+
 def group_stats(store: ResultStore, game: str, variant: str, analysis: str, *, slowest: int = 5) -> dict:
     """Counts, win rate with interval, time/node percentiles, slowest seeds."""
     key = (game, variant, analysis)
@@ -90,6 +111,8 @@ def group_stats(store: ResultStore, game: str, variant: str, analysis: str, *, s
     for column in ("seconds", "nodes"):
         cur = store.db.execute(f"SELECT {column} FROM results {where} ORDER BY {column}", key)
         out[column] = streamed_percentiles((r[0] for r in cur), n) if n else {}
+    out["fields"] = {name: field_summary(store, key, name) for name in SUMMARISED_FIELDS}
+    out["fields"] = {k: v for k, v in out["fields"].items() if v}
     out["slowest"] = [
         {"seed": decode_seed(s), "seconds": sec, "nodes": nodes, "verdict": v}
         for s, sec, nodes, v in store.db.execute(
@@ -174,6 +197,13 @@ def format_report(report: dict) -> str:
         if s:
             lines.append("  seconds  " + "  ".join(f"{k} {s[k]:.4g}" for k, _ in PERCENTILES))
             lines.append("  nodes    " + "  ".join(f"{k} {nd[k]}" for k, _ in PERCENTILES))
+        for name, summary in g.get("fields", {}).items():
+            if "histogram" in summary:
+                lines.append(f"  {name:<8} " + ", ".join(
+                    f"{v}: {c}" for v, c in summary["histogram"].items()))
+            else:
+                lines.append(f"  {name:<8} " + "  ".join(
+                    f"{k} {summary['percentiles'][k]}" for k, _ in PERCENTILES))
         if g["slowest"]:
             lines.append("  slowest  " + ", ".join(
                 f"{x['seed']} ({x['seconds']:.3g}s {x['verdict']})" for x in g["slowest"]))

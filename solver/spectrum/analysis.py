@@ -16,8 +16,9 @@ ANALYSES = ("min-turns", "playout")
 def analyse_seed(seed: int, *, analysis: str = "min-turns", **options) -> dict:
     """``min-turns``: the solitaire's proven minimum (``verdict`` won/unknown,
     ``turns``, ``plan``, ``nodes``, ``seconds``).  ``playout``: a game between
-    policies (options ``players``, ``policies``); ``verdict`` is the outcome,
-    ``winner`` the seat, ``length`` the turns."""
+    policies (options ``players``, ``policies``); ``verdict`` is the outcome
+    (``P1 wins``, ``P2 wins``, ... or ``unfinished``, so ``solve stats``
+    counts wins by seat), ``winner`` the seat, ``length`` the turns."""
     if analysis == "min-turns":
         row = solve_seed(seed, **options)
         row.pop("turns_detail", None)

@@ -6,7 +6,8 @@ stays one stream (a decision the rules page leaves open).  ``solver`` plays
 the first move of a minimum-turn plan for its own stash (the solitaire
 search: from the mover's side the supply is exactly 4 minus its own stash),
 takes missing pieces from the opponent with the lowest stash value, and
-falls back to a random move when its search hits its node limit.
+when its search hits its node limit plays the move whose result has the
+least lower bound on the turns still needed.
 """
 from __future__ import annotations
 
@@ -28,8 +29,10 @@ def choose(state: State, policy: str, rng: SplitMix64, *, max_nodes: int = 200_0
     """The move ``policy`` plays in ``state``."""
     moves = state.legal_moves()
     if policy == "solver" and len(moves) > 1:
-        from solver.spectrum.search import first_move_of_plan
+        from solver.spectrum.search import closest_move, first_move_of_plan
         planned = first_move_of_plan(state, max_nodes=max_nodes, max_seconds=10.0)
+        if planned is None:
+            planned = closest_move(state)
         if planned is not None:
             first = str(planned)
             same = [m for m in moves if str(Move(m.kind, m.colour, m.to_colour, m.give, m.receive)) == first]
@@ -58,6 +61,6 @@ def play_game(*, players: int, seed: int, policies: Sequence[str],
         log.append(f"P{seat + 1} {move}")
     winner = None if state.winner is None else state.winner + 1
     return {"seed": seed, "players": players, "policies": list(policies),
-            "verdict": "won" if winner else "unfinished", "winner": winner,
+            "verdict": f"P{winner} wins" if winner else "unfinished", "winner": winner,
             "winner_policy": policies[winner - 1] if winner else None,
             "length": state.turn, "moves": log, "final": state.text()}

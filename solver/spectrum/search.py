@@ -97,6 +97,24 @@ def first_move_of_plan(state: State, *, max_nodes: int = DEFAULT_MAX_NODES,
     return Move.from_code(raw["plan"][0])
 
 
+def closest_move(state: State) -> Optional[Move]:
+    """The mover's move whose result has the least lower bound on the turns
+    still needed (the first such in move order), or None if there is no move.
+
+    The fallback of the ``solver`` play policy when its search runs over
+    budget: a greedy step by the same admissible bound the search uses.
+    """
+    seat = state.to_move
+    tree = tree_for(state)
+    best = None
+    for code, stash, direction, node, won in fast.successors(
+            state.stashes[seat], state.direction, tree):
+        h = 0 if won else fast.py_lower_bound(stash, direction, tree, node)
+        if best is None or h < best[0]:
+            best = (h, code)
+    return None if best is None else Move.from_code(best[1])
+
+
 def solve_seed(seed: int, **limits) -> dict:
     """The solitaire from seed ``seed``: minimum turns, the plan, the proof."""
     check_seed(seed)
@@ -160,4 +178,5 @@ def reach(stash: str, goals: str, direction: str, target: str, *, seed: int = 0,
     return out
 
 
-__all__ = ["solve_seed", "min_turns", "reach", "replay", "parse_target", "tree_for", "Goal"]
+__all__ = ["solve_seed", "min_turns", "reach", "replay", "parse_target", "tree_for",
+           "first_move_of_plan", "closest_move", "Goal"]
