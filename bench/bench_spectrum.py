@@ -73,11 +73,11 @@ def sweep(first, last, *, max_seconds=60.0, out=None):
 
 
 def test_min_turns_sweep():
-    """Seeds SPECTRUM_FIRST..SPECTRUM_SEEDS (default 1..20): the distribution of
+    """Seeds SPECTRUM_FIRST..SPECTRUM_SEEDS (default 1..100): the distribution of
     minimum turns, unknowns, median and worst time.  SPECTRUM_SWEEP_OUT names a
     file for one line per seed (seed verdict turns nodes wall-seconds cpu-seconds)."""
     first = int(os.environ.get("SPECTRUM_FIRST", "1"))
-    n = int(os.environ.get("SPECTRUM_SEEDS", "20"))
+    n = int(os.environ.get("SPECTRUM_SEEDS", "100"))
     limit = float(os.environ.get("SPECTRUM_MAX_SECONDS", "60"))
     path = os.environ.get("SPECTRUM_SWEEP_OUT")
     with open(path, "w") if path else open(os.devnull, "w") as out:
