@@ -77,18 +77,23 @@ def _sequences_of(st, rt):
             yield j, list(req)
 
 
-def test_leaf_evaluation_matches_twin_for_every_goal_sequence():
-    """Leaf by leaf, not only the minimum over leaves."""
-    rnd = random.Random(3)
-    compared = 0
-    for seed in range(1, 13):
+def _random_positions(seeds, *, salt, fewest, most):
+    """Unfinished solitaire positions a few random moves from each seeded start."""
+    rnd = random.Random(salt)
+    for seed in seeds:
         st = Game(1, seed).new_state()
-        for _ in range(rnd.randrange(2, 10)):
+        for _ in range(rnd.randrange(fewest, most)):
             st.apply(rnd.choice(st.legal_moves()))
             if st.is_terminal():
                 break
-        if st.is_terminal():
-            continue
+        if not st.is_terminal():
+            yield st
+
+
+def test_leaf_evaluation_matches_twin_for_every_goal_sequence():
+    """Leaf by leaf, not only the minimum over leaves."""
+    compared = 0
+    for st in _random_positions(range(1, 13), salt=3, fewest=2, most=10):
         stash = tuple(st.stashes[0])
         value = sum(stash[i] * (i % 3 + 1) for i in range(36))
         rt = ref.GoalTreeRef(st.goals, st.bags, st.rng.state)
@@ -96,7 +101,7 @@ def test_leaf_evaluation_matches_twin_for_every_goal_sequence():
             for m in range(max(j, (value - 1) // 6), j + 2):
                 for ups in (ref.UP_ANY, ref.UP_NONE, ref.UP_SOME):
                     got = fast.py_leaf_eval(stash, req, value, m, m - j, 6, ups)
-                    assert got == ref.leaf_eval(stash, req, value, m, m - j, 6, ups), (seed, req, m, ups)
+                    assert got == ref.leaf_eval(stash, req, value, m, m - j, 6, ups), (stash, req, m, ups)
                     compared += 1
     assert compared > 6000
 
@@ -104,15 +109,7 @@ def test_leaf_evaluation_matches_twin_for_every_goal_sequence():
 def test_bounds_for_each_kind_of_plan_match_twin_and_order():
     """Plans without upconversions, or with some, are fewer than all plans:
     their bounds are never below the bound for every plan."""
-    rnd = random.Random(8)
-    for seed in range(20, 32):
-        st = Game(1, seed).new_state()
-        for _ in range(rnd.randrange(1, 8)):
-            st.apply(rnd.choice(st.legal_moves()))
-            if st.is_terminal():
-                break
-        if st.is_terminal():
-            continue
+    for st in _random_positions(range(20, 32), salt=8, fewest=1, most=8):
         stash = tuple(st.stashes[0])
         tree = fast.GoalTree(st.goals, st.bags, st.rng.state)
         rt = ref.GoalTreeRef(st.goals, st.bags, st.rng.state)
