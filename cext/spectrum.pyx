@@ -1257,9 +1257,11 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
                     "depths": depths}
         if ida.stop:
             return {"status": "limit", "limit": ("", "nodes", "seconds", "goal-tree")[ida.stop],
-                    "nodes": ida.nodes, "bounds": bounds, "lower_bound": bound}
+                    "nodes": ida.nodes, "bounds": bounds, "first_pass": first_pass,
+                    "lower_bound": bound}
         if r >= (1 << 20):
-            return {"status": "exhausted", "nodes": ida.nodes, "bounds": bounds}
+            return {"status": "exhausted", "nodes": ida.nodes, "bounds": bounds,
+                    "first_pass": first_pass}
         bound = r
 
 

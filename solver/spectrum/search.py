@@ -62,8 +62,10 @@ def min_turns(state: State, *, max_nodes: int = DEFAULT_MAX_NODES,
     raw = fast.ida_min_turns(state.stashes[state.to_move], state.direction, tree_for(state),
                              max_nodes=max_nodes, max_seconds=max_seconds,
                              max_turns=max_turns, tt_bits=tt_bits)
+    first = dict(raw.get("first_pass", []))
     out = {"nodes": raw["nodes"], "seconds": round(time.perf_counter() - t0, 4),
-           "iterations": [{"bound": b, "nodes": n} for b, n in raw.get("bounds", [])]}
+           "iterations": [{"bound": b, "nodes": n, "nodes_without_upconversions": first.get(b)}
+                          for b, n in raw.get("bounds", [])]}
     if raw["status"] == "found":
         plan = replay(state, raw["plan"])
         if plan and plan[-1]["value"] > 6:
