@@ -360,7 +360,7 @@ cdef uint8_t COVER_PAIRS[64]
 
 
 cdef void build_tables() noexcept:
-    cdef int d, g, y, e, dv, gv, ev, ok, mask, best, i, j, n, run
+    cdef int d, g, y, e, dv, gv, ev, ok, mask, best, i, j, run
     cdef uint8_t feas[125 * 125]
     for d in range(125):
         dv = d % 5 + 2 * (d // 5 % 5) + 3 * (d // 25)
@@ -524,7 +524,7 @@ cdef void flow_tables(const int *res, int dmask, int *fa, int *fc) noexcept nogi
     ``fa[b]``: the fewest source colours (each needs a turn);
     ``fc[b]``: the fewest source colours that are next to no deficit
     colour (their turns create no deficit piece)."""
-    cdef int b, i, g, p, q, kept, ca, cc, start, x0, total, k, lo, hi
+    cdef int b, i, g, p, q, kept, ca, cc, start, x0, total, lo, hi
     cdef int r[NCOL + 1]
     cdef int pre[NCOL + 2]
     cdef int ga[7]
@@ -620,7 +620,7 @@ cdef int leaf_eval(const Have *h, const int16_t *req, int value, int m, int w, i
     F  (every goal known) the surplus passed along the circle into deficit
        colours, one source turn per colour on the way (:func:`flow_tables`).
     """
-    cdef int c, sz, r, d, lb = 0, needy = 0, y0, y1, ok, na = 0, nb = 0, u, cap, a, v, b
+    cdef int c, sz, r, d, lb = 0, needy = 0, y0, y1, na = 0, nb = 0, u, cap, a, v, b
     cdef int freed = 0, lonely = 0, needy0 = 0, b0, di, dmask, upcap = 0, nd = 0, nu = 0, dmv, dlv, i, p, acc
     cdef int upn[NCOL]
     cdef int sp[NCOL]
@@ -1074,8 +1074,8 @@ cdef class _Ida:
             e.lb = min(r, 30000)
         return r
 
-    cdef int dfs(self, SState *s, const SState *parent, int32_t prev, int g, int bound,
-                 size_t base, int h, int ups) noexcept:
+    cdef int dfs(self, const SState *s_in, const SState *parent_in, int32_t prev, int g,
+                 int bound, size_t base, int h, int ups) noexcept:
         """Contract: ``ups`` says which plans from ``s`` are searched
         (:func:`child_ups`); table entries carry it as ``dir * (ups + 1)``,
         so a bound proven for one kind is never read for another.
@@ -1100,6 +1100,13 @@ cdef class _Ida:
         cdef TTEntry *e
         cdef Succ tmp
         cdef Succ *b
+        # the caller's states live in the successor buffer, which a deeper
+        # call may move (realloc): work on copies, and re-read ``b`` after
+        # every call
+        cdef SState here = s_in[0]
+        cdef SState above = parent_in[0]
+        cdef SState *s = &here
+        cdef const SState *parent = &above
         if s.won:
             self.found_len = g
             return -1
@@ -1166,6 +1173,7 @@ cdef class _Ida:
                 self.nodes -= 1      # counted when evaluated
                 r = self.dfs(&b[i].st, s, nprev, g + 1, bound, base + n, b[i].h >> 12,
                              child_ups(ups, b[i].move))
+                b = self.buf + base
                 if r < 0:
                     return -1
                 if self.stop:
