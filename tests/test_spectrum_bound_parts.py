@@ -146,9 +146,7 @@ def test_bound_never_exceeds_the_exact_distance_off_the_optimal_line(seed):
         lb = fast.py_lower_bound(stash, st.direction, tree)
         bfs = fast.bfs_reach(stash, st.direction, tree, value_max=6, max_turns=4,
                              max_states=3_000_000)
-        if bfs["status"] == "found":
+        if bfs["status"] == "found":          # (beyond 4 turns: nothing exact to compare with)
             assert lb <= bfs["turns"], (seed, stash, st.direction)
             checked += 1
-        elif bfs["status"] == "limit" and bfs["limit"] == "turns":
-            checked += 1          # more than 4 turns: nothing exact to compare with
-    assert checked >= 10
+    assert checked >= 8                       # exact distances, not just positions seen
