@@ -3,6 +3,7 @@ the solitaire's minimum turns over a range of seeds.
 
     python -m pytest -q bench/bench_spectrum.py
     SPECTRUM_SEEDS=1000 SPECTRUM_SWEEP_OUT=sweep.txt python -m pytest -q bench/bench_spectrum.py -k sweep -s
+    python -m pytest -q bench/bench_spectrum.py -k hard -s     # seeds 27, 95, 438
 """
 import os
 import statistics
@@ -85,3 +86,16 @@ def test_min_turns_sweep():
     print(f"\nseeds {first}-{n}: turns {dict(sorted(turns.items()))}, unknown {unknown}, "
           f"wall median {statistics.median(times):.3f} s, max {max(times):.3f} s; "
           f"CPU median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s")
+
+
+def test_hard_seeds():
+    """The seeds that were slowest (27: 11 turns; 95 and 438: 10): CPU seconds,
+    nodes, and how many of them the pass without upconversions took."""
+    for seed in (27, 95, 438):
+        c0 = time.process_time()
+        row = solve_seed(seed)
+        cpu = time.process_time() - c0
+        first = sum(it["nodes_without_upconversions"] or 0 for it in row["iterations"])
+        print(f"\nseed {seed}: {row['verdict']} in {row['turns']} turns, {cpu:.2f} CPU s, "
+              f"{row['nodes']} nodes ({first} without upconversions)")
+        assert row["verdict"] == "won"
