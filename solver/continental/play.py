@@ -108,25 +108,23 @@ class GreedyPolicy(Policy):
                     best = (key, g)
         return best
 
-    def take_discard(self, st, seat, card):
+    def _improves(self, st, seat, card, measure):
+        """Would ``card`` lower the seat's deficiency, as ``measure`` scores the hand with it?"""
         p = st.players[seat]
         if p.down:
             return False
         before = self.deficiency(p.hand, st.number)
         p.hand[card] += 1
-        after = self._best_without(p.hand, st.number)[0][0]
+        after = measure(p.hand, st.number)
         p.hand[card] -= 1
         return after < before
 
+    def take_discard(self, st, seat, card):
+        # taking the discard means discarding afterwards: score the best hand without one card
+        return self._improves(st, seat, card, lambda hand, rnd: self._best_without(hand, rnd)[0][0])
+
     def claim(self, st, seat, card):
-        p = st.players[seat]
-        if p.down:
-            return False
-        before = self.deficiency(p.hand, st.number)
-        p.hand[card] += 1
-        after = self.deficiency(p.hand, st.number)
-        p.hand[card] -= 1
-        return after < before
+        return self._improves(st, seat, card, self.deficiency)
 
     def choose_discard(self, st, seat):
         p = st.players[seat]
