@@ -62,10 +62,10 @@ def test_batch_throughput(benchmark, tmp_path, workers):
 
 # -- the blind roll-out's hot pick: compiled against the reference key -------------
 def _midgame_moves():
-    from cext.pyramid import Engine
+    from solver.cext.pyramid import Engine
     from solver.pyramid.deal import deal_from_seed
     from solver.pyramid.search import deal_kinds
-    from cext import pyramid_blind
+    from solver.cext import pyramid_blind
     engine = Engine(deal_kinds(deal_from_seed(3)))
     for _ in range(60):
         moves = engine.legal_moves()
@@ -75,7 +75,7 @@ def _midgame_moves():
 
 @pytest.mark.parametrize("impl", ["compiled", "python"])
 def test_quick_pick(benchmark, impl):
-    from cext import pyramid_blind
+    from solver.cext import pyramid_blind
     from solver.pyramid.blind import _places, quick_key
     moves = _midgame_moves()
     if impl == "compiled":

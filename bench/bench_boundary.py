@@ -7,7 +7,7 @@ of both and their ratio.
 """
 import time
 
-from cext.boundary import Board
+from solver.cext.boundary import Board
 from solver.boundary.rules import Position, perft
 from solver.boundary.search import solve_position
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from cext import continental as fast
+from solver.cext import continental as fast
 from solver.continental.deficiency import deficiency_search
 from solver.continental.notation import hand_from_cards
 from solver.continental.rules import ROUNDS, deal_hand

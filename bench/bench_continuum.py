@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from cext import continuum as C
+from solver.cext import continuum as C
 from solver.continuum.codec import row_key
 from solver.continuum.codec import key_row
 from solver.continuum.game import play_game, summarise

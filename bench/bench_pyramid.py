@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from cext import pyramid as fast
+from solver.cext import pyramid as fast
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.reference_search import solve_reference
 from solver.pyramid.rules import Move, PyramidGame

@@ -9,7 +9,7 @@ import os
 import statistics
 import time
 
-from cext import spectrum as fast
+from solver.cext import spectrum as fast
 from solver.spectrum import refsearch as ref
 from solver.spectrum.rules import Game
 from solver.spectrum.search import solve_seed

@@ -3,7 +3,7 @@
 ``quick_pick`` is ``min(moves, key=quick_key)`` of ``solver/pyramid/blind.py``
 (dragons last, then the kind with the fewest places, then the lowest level;
 ties keep the first move), and ``rollout`` repeats it on an engine.  Both
-drive ``cext.pyramid.Engine`` through its Python methods: the state itself
+drive ``solver.cext.pyramid.Engine`` through its Python methods: the state itself
 stays private to cext/pyramid.pyx.
 """
 from libc.string cimport memset

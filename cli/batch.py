@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from cli.common import emit_json, read_text_file
+from solver.cli.common import emit_json, read_text_file
 from solver.errors import InputError
 from solver.seeds import normalise, parse_ranges, parse_seeds_file
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from cli.common import SEED, emit_json, game_group, is_tty, read_text_file
+from solver.cli.common import SEED, emit_json, game_group, is_tty, read_text_file
 from solver.boundary import render
 from solver.boundary.analysis import analyse_seed
 from solver.boundary.notation import START, format_position, parse_position

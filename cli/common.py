@@ -1,7 +1,7 @@
 """What every game's subcommands share: seed parsing, JSON output, errors.
 
 Bad input raises :class:`solver.errors.InputError` anywhere below the CLI;
-:func:`cli.main.main` turns it into one line on stderr and exit status 2.
+:func:`solver.cli.main.main` turns it into one line on stderr and exit status 2.
 """
 from __future__ import annotations
 

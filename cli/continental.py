@@ -5,7 +5,7 @@ import click
 
 from tqdm import tqdm
 
-from cli.common import SEED, emit_json, game_group, is_tty
+from solver.cli.common import SEED, emit_json, game_group, is_tty
 from solver.continental.analysis import odds as run_odds
 from solver.continental.notation import Pack, format_card, format_cards, hand_cards, hand_from_cards, parse_hand
 from solver.continental.play import play_many

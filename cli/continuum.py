@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 from tqdm import tqdm
 
-from cli.common import SEED, emit_json, game_group, is_tty
+from solver.cli.common import SEED, emit_json, game_group, is_tty
 from solver.continuum.game import BALANCES, DEFAULT_MAX_TURNS, play_game, summarise
 from solver.continuum.policy import POLICIES
 from solver.continuum.notation import parse_row

@@ -63,14 +63,14 @@ def solve():
 
 def _register() -> None:
     # One group per game, in the order `solve --help` lists them.
-    from cli import boundary, continental, continuum, pyramid, spectrum
+    from solver.cli import boundary, continental, continuum, pyramid, spectrum
 
     solve.add_command(pyramid.pyramid)
     solve.add_command(spectrum.spectrum)
     solve.add_command(boundary.boundary)
     solve.add_command(continental.continental)
     solve.add_command(continuum.continuum)
-    from cli import batch  # the shared batch, stats, export and plot commands
+    from solver.cli import batch  # the shared batch, stats, export and plot commands
     for command in batch.COMMANDS:
         solve.add_command(command)
 

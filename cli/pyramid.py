@@ -10,7 +10,7 @@ import json
 
 import click
 
-from cli.common import SEED, emit_json, read_text_file
+from solver.cli.common import SEED, emit_json, read_text_file
 from solver.errors import InputError
 from solver.pyramid import render
 from solver.pyramid.check import check_solution, parse_solution_text, replay
@@ -198,6 +198,6 @@ def show(ctx, seed, deal_text, deal_file, variant, node_limit, time_limit, table
         click.echo(f"wrote {svg_path}")
 
 
-from cli.pyramid_play import batch, play  # noqa: E402  (issue 3: blind play and batch)
+from solver.cli.pyramid_play import batch, play  # noqa: E402  (issue 3: blind play and batch)
 pyramid.add_command(play)
 pyramid.add_command(batch)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import click
 
-from cli.batch import batch_options, run_and_report
-from cli.common import SEED, emit_json
+from solver.cli.batch import batch_options, run_and_report
+from solver.cli.common import SEED, emit_json
 from solver.pyramid.rules import VARIANTS
 
 VARIANT = click.Choice(VARIANTS)

@@ -6,7 +6,7 @@ import sys
 import click
 from tqdm import tqdm
 
-from cli.common import SEED, emit_json, is_tty
+from solver.cli.common import SEED, emit_json, is_tty
 from solver.spectrum import play as playmod
 from solver.spectrum.search import DEFAULT_MAX_NODES, reach as reach_query, solve_seed
 

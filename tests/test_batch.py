@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import solver
-from cli.main import solve
+from solver.cli.main import solve
 from solver.batch import run_batch
 from solver.errors import InputError
 from solver.pyramid.analysis import analyse_seed
@@ -206,7 +206,7 @@ def count_rows(db):
 
 def start_batch(tmp_path, db, seeds, *extra, session=False):
     return subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "pyramid", "batch", "--seeds", seeds, "--db", db,
+        [sys.executable, "-m", "solver.cli.main", "pyramid", "batch", "--seeds", seeds, "--db", db,
          "--node-limit", "100000", "--chunk-size", "8", *extra],
         cwd=str(tmp_path), env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         start_new_session=session)

@@ -2,7 +2,7 @@
 import pytest
 from click.testing import CliRunner
 
-from cli.main import solve
+from solver.cli.main import solve
 from solver.batch import run_batch
 from solver.seeds import parse_ranges
 

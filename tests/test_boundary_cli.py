@@ -8,14 +8,14 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-import cli.main
+import solver.cli.main
 from solver.boundary.notation import START, format_position, parse_position
 
 FINAL = "Gl+Gm+Gs1r2Rl/4Rm1/4gRs/2Ys3/g1YmBs2/Yl3rBl+Bm r"
 
 
 def run(*args):
-    return CliRunner().invoke(cli.main.solve, ["boundary", *args])
+    return CliRunner().invoke(solver.cli.main.solve, ["boundary", *args])
 
 
 def test_perft_json_and_divide():
@@ -74,9 +74,9 @@ def test_errors_are_one_line_exit_2():
 
 
 def test_subprocess_entry_point(tmp_path):
-    root = str(Path(cli.main.__file__).resolve().parents[1])
+    root = str(Path(solver.cli.main.__file__).resolve().parents[1])
     env = dict(os.environ, PYTHONPATH=root)
-    res = subprocess.run([sys.executable, "-m", "cli.main", "boundary", "perft", "--depth", "1",
+    res = subprocess.run([sys.executable, "-m", "solver.cli.main", "boundary", "perft", "--depth", "1",
                           "--json"], cwd=tmp_path, capture_output=True, text=True, env=env)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["nodes"] == 42

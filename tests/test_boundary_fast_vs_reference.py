@@ -5,7 +5,7 @@ and from seeded endgames (solver.boundary.endgames), where wins are near.
 """
 import pytest
 
-from cext.boundary import Board
+from solver.cext.boundary import Board
 from solver.boundary.analysis import canonical, random_line
 from solver.boundary.endgames import endgame
 from solver.boundary.rules import Position, divide, perft

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import cli.main
+import solver.cli.main
 from solver.boundary.notation import parse_record
 from solver.boundary.replay import replay_text
 from solver.boundary.rules import GREEN, RED, Position, tree
@@ -60,7 +60,7 @@ def test_record_replays_legally_to_the_rules_page_final():
 def test_replay_json(tmp_path):
     path = tmp_path / "game.txt"
     path.write_text(RECORD)
-    res = CliRunner().invoke(cli.main.solve, ["boundary", "replay", str(path), "--json"])
+    res = CliRunner().invoke(solver.cli.main.solve, ["boundary", "replay", str(path), "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     assert out["legal"] is True and out["plies"] == 42 and out["final"] == FINAL
@@ -72,7 +72,7 @@ def test_illegal_move_exits_1_and_names_it(tmp_path):
     assert bad != RECORD
     path = tmp_path / "bad.txt"
     path.write_text(bad)
-    res = CliRunner().invoke(cli.main.solve, ["boundary", "replay", str(path), "--json"])
+    res = CliRunner().invoke(solver.cli.main.solve, ["boundary", "replay", str(path), "--json"])
     assert res.exit_code == 1
     out = json.loads(res.stdout)
     assert out["legal"] is False and out["plies"] == 22
@@ -104,6 +104,6 @@ def test_malformed_records(text, fragment):
 def test_malformed_record_exits_2(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("1. (c3-a3)(a1-c3)\n3. (e1-e3)\n")
-    res = CliRunner().invoke(cli.main.solve, ["boundary", "replay", str(path)])
+    res = CliRunner().invoke(solver.cli.main.solve, ["boundary", "replay", str(path)])
     assert res.exit_code == 2
     assert "skips move number 2" in res.output

@@ -10,7 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-import cli.main
+import solver.cli.main
 from solver.boundary.notation import format_move, parse_position
 from solver.boundary.reference_search import reference_solve
 from solver.boundary.search import solve_position
@@ -72,13 +72,13 @@ def test_repetition_is_not_a_win():
 
 def test_solve_json_and_bad_input():
     runner = CliRunner()
-    res = runner.invoke(cli.main.solve, ["boundary", "solve", "--position", FINAL, "--json"])
+    res = runner.invoke(solver.cli.main.solve, ["boundary", "solve", "--position", FINAL, "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     assert out["result"] == "loss" and out["plies"] == 4 and out["best"] == "(e1-f2)(e5-f6)"
     for bad in ["6/6/6 r", FINAL.replace("Yl3", "Yl+Yl2"), FINAL.replace(" r", " x"),
                 FINAL.replace("Bl+Bm", "Bl+Bm+Bs")]:
-        res = runner.invoke(cli.main.solve, ["boundary", "solve", "--position", bad])
+        res = runner.invoke(solver.cli.main.solve, ["boundary", "solve", "--position", bad])
         assert res.exit_code == 2, (bad, res.output)
         assert res.output.startswith("solve: error: ") and res.output.count("\n") == 1
 

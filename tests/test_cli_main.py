@@ -2,7 +2,7 @@
 import click
 from click.testing import CliRunner
 
-from cli.main import SolveGroup, solve
+from solver.cli.main import SolveGroup, solve
 
 
 def test_every_game_and_the_batch_commands_are_listed():

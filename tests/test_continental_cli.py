@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import cli.main
+import solver.cli.main
 
 
 def run(*args):
-    return CliRunner().invoke(cli.main.solve, ["continental", *args])
+    return CliRunner().invoke(solver.cli.main.solve, ["continental", *args])
 
 
 def test_hand_json_meets():
@@ -81,9 +81,9 @@ def test_play_json():
 
 def test_subprocess_error_is_one_line(tmp_path):
     # wherever `cli` was imported from (installed or the source tree), run that copy
-    root = Path(cli.main.__file__).resolve().parents[1]
+    root = Path(solver.cli.main.__file__).resolve().parents[1]
     env = dict(os.environ, PYTHONPATH=str(root))
-    p = subprocess.run([sys.executable, "-m", "cli.main", "continental", "hand", "--round", "1", "Qq"],
+    p = subprocess.run([sys.executable, "-m", "solver.cli.main", "continental", "hand", "--round", "1", "Qq"],
                        cwd=tmp_path, capture_output=True, text=True, env=env)
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and p.stderr.startswith("solve: error:")

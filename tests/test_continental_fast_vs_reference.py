@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cext import continental as fast
+from solver.cext import continental as fast
 from solver.continental.deficiency import deficiency_search
 from solver.continental.notation import JOKER, N_KINDS, Pack, make_card
 from solver.continental.rules import ROUNDS, deal_hand

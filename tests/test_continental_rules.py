@@ -12,7 +12,7 @@ import solver.continental.notation
 import solver.continental.render
 import solver.continental.rules
 import solver.continental.search
-from cext import continental as fast
+from solver.cext import continental as fast
 from solver.continental.arrange import best_arrangement
 from solver.continental.notation import (
     JOKER, N_KINDS, Pack, format_card, format_hand, parse_card, parse_hand,

@@ -4,13 +4,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-import cli.main
+import solver.cli.main
 from solver.continuum.game import play_game, summarise
 from solver.continuum.analysis import analyse_seed
 
 
 def run(*args):
-    return CliRunner().invoke(cli.main.solve, ["continuum", *args])
+    return CliRunner().invoke(solver.cli.main.solve, ["continuum", *args])
 
 
 def test_puzzle_json_has_the_issue_keys():
@@ -40,7 +40,7 @@ def test_limit_hit_exits_1_and_says_unknown():
 ])
 def test_bad_rows_exit_2_with_one_line(row, word, capfd):
     with pytest.raises(SystemExit) as exc:
-        cli.main.main(["continuum", "puzzle", "--row", row])
+        solver.cli.main.main(["continuum", "puzzle", "--row", row])
     assert exc.value.code == 2
     err = capfd.readouterr().err
     assert err.startswith("solve: error:") and word in err and err.count("\n") == 1

@@ -1,7 +1,7 @@
-"""The compiled row (cext.continuum) against the reference (solver.continuum)."""
+"""The compiled row (solver.cext.continuum) against the reference (solver.continuum)."""
 import pytest
 
-from cext import continuum as C
+from solver.cext import continuum as C
 from solver.continuum.codec import code_move, key_row, move_code, row_key
 from solver.continuum.pieces import PLAYER_COLOURS, own_pyramids
 from solver.continuum.puzzle import bound, reference_solve

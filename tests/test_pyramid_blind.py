@@ -4,8 +4,8 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from cext import pyramid_blind
-from cli.main import solve
+from solver.cext import pyramid_blind
+from solver.cli.main import solve
 from solver.errors import InputError
 from solver.pyramid.blind import POLICIES, face_moves, play, quick_key, _places
 from solver.pyramid.check import check_solution

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import solver
-from cli.main import solve
+from solver.cli.main import solve
 from solver.pyramid.deal import deal_from_seed
 
 
@@ -124,12 +124,12 @@ def test_corrupt_solution_json(tmp_path):
 
 
 def test_installed_entry_point_runs(tmp_path):
-    """The `python -m cli.main` path as a user runs it, outside the source tree."""
+    """The `python -m solver.cli.main` path as a user runs it, outside the source tree."""
     root = str(Path(solver.__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=root)
-    proc = subprocess.run([sys.executable, "-m", "cli.main", "pyramid", "--seed", "1", "--json"],
+    proc = subprocess.run([sys.executable, "-m", "solver.cli.main", "pyramid", "--seed", "1", "--json"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and json.loads(proc.stdout)["verdict"] == "won"
-    bad = subprocess.run([sys.executable, "-m", "cli.main", "pyramid", "--seed", "-5"],
+    bad = subprocess.run([sys.executable, "-m", "solver.cli.main", "pyramid", "--seed", "-5"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr

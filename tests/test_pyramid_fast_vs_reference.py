@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from cext import pyramid as fast
+from solver.cext import pyramid as fast
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.geometry import ABOVE, BELOW, POSITIONS, SIDES
 from solver.pyramid.reference_search import (can_finish_relaxed, exposed_kinds, holes_matchable,

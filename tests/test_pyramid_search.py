@@ -1,7 +1,7 @@
 """The exact solver: honest verdicts, verified solutions, limits, memory bound."""
 import pytest
 
-from cext import pyramid as fast
+from solver.cext import pyramid as fast
 from solver.pyramid.check import check_solution
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.search import VARIANT_CODES, deal_kinds, solve

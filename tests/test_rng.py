@@ -4,7 +4,7 @@ import hashlib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cext import rng as fast
+from solver.cext import rng as fast
 from solver import rng
 from solver.errors import InputError
 from solver.pyramid.deal import deal_from_seed

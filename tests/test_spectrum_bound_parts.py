@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from cext import spectrum as fast
+from solver.cext import spectrum as fast
 from solver.spectrum import refsearch as ref
 from solver.spectrum.rules import Game, Move
 

@@ -4,7 +4,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import solve
+from solver.cli.main import solve
 from solver.spectrum.rules import Game, parse_move
 
 GOALS = "orange/red/yellow lime/green/teal cyan/blue/purple"

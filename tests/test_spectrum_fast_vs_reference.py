@@ -1,5 +1,5 @@
 """The compiled engine against the reference, on positions reached by seeded random play."""
-from cext import spectrum as fast
+from solver.cext import spectrum as fast
 from solver.rng import SplitMix64
 from solver.spectrum import refsearch as ref
 from solver.spectrum.rules import Game, Move

@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from typing import Iterator, List, Tuple
 
-from cext.boundary import Board
+from solver.cext.boundary import Board
 from solver.boundary.notation import format_position
 from solver.boundary.rules import PLAYER_NAMES, Move, Position
 from solver.errors import InputError

@@ -1,6 +1,6 @@
 """The pure-Python twin of the compiled solver: plain alpha-beta, no table.
 
-Same scores and the same verdict rules as ``cext.boundary`` (see
+Same scores and the same verdict rules as ``solver.cext.boundary`` (see
 :mod:`solver.boundary.search`): ``MATE - n`` wins n plies from the root,
 ``-(MATE - n)`` loses, 0 is a draw or not proven.  A position repeated on the
 current line scores 0.  Meant for small depths: tests derive endgame verdicts

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Union
 
-from cext.boundary import Board
+from solver.cext.boundary import Board
 from solver.boundary.notation import format_move, parse_position
 from solver.boundary.rules import Position
 from solver.errors import InputError

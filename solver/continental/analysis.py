@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from math import comb, factorial
 from typing import Callable, Dict, List, Optional, Sequence
 
-from cext import continental as _fast
+from solver.cext import continental as _fast
 from solver.continental.deficiency import deficiency_search
 from solver.continental.notation import (
     JOKER, N_KINDS, N_RANKS, N_SUITS, Pack, hand_from_cards, make_card,

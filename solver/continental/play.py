@@ -31,7 +31,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
-from cext import continental as _fast
+from solver.cext import continental as _fast
 from solver.continental.arrange import search_arrangement
 from solver.continental.notation import JOKER, N_KINDS, Pack, card_points
 from solver.continental.rules import ROUNDS, deal_order, is_straight, is_trio, joker_stands_for

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import List
 
-from cext import continental as fast
+from solver.cext import continental as fast
 from solver.continental.notation import N_KINDS, Pack
 from solver.continental.rules import ROUNDS, deal_order
 from solver.rng import SplitMix64

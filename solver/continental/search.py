@@ -1,6 +1,6 @@
 """Hand analysis driven by the compiled kernel: meets, arrangement, deficiency, outs.
 
-``deficiency`` here runs ``cext.continental`` (the reference lives in
+``deficiency`` here runs ``solver.cext.continental`` (the reference lives in
 ``deficiency.py`` and the tests hold the two together).
 
 >>> from solver.continental.notation import parse_hand, format_cards
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence
 
-from cext import continental as _fast
+from solver.cext import continental as _fast
 from solver.continental.arrange import search_arrangement
 from solver.continental.notation import (
     N_KINDS, Pack, check_hand, hand_points, hand_size,

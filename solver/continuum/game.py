@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from cext import continuum as _c
+from solver.cext import continuum as _c
 from solver.continuum.cards import roll, shuffled_deck
 from solver.continuum.codec import key_row, row_key
 from solver.continuum.options import Option, balanced, card_options

@@ -4,7 +4,7 @@ A card's whole value must be used, split over any one-space moves and border
 switches whose pips sum to it.  One of the opponent's single pyramids may move
 per turn (one pyramid, possibly several steps, while it stays single).
 :func:`card_options` enumerates the end rows on 64-bit keys in compiled code
-(``cext.continuum.spend``); :func:`reference_card_options` is its pure-Python twin on
+(``solver.cext.continuum.spend``); :func:`reference_card_options` is its pure-Python twin on
 :class:`Row` objects (the differential tests compare the two).
 
 >>> from solver.continuum.rules import start_row
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Tuple
 
-from cext import continuum as _c
+from solver.cext import continuum as _c
 from solver.continuum.cards import card_values
 from solver.continuum.codec import code_move, key_row, move_code, row_key
 from solver.continuum.pieces import own_pyramids

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from cext import continuum as _c
+from solver.cext import continuum as _c
 from solver.continuum.pieces import PLAYER_COLOURS, opponent, own_pyramids
 from solver.continuum.search import mask
 from solver.errors import InputError

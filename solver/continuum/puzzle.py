@@ -4,7 +4,7 @@ The player moves only their own pyramids (the opponent's stand still, though
 they may be buried), so a border switch needs both border tops to be the
 player's and every row keeps three of the player's pyramids on each side.
 Costs are lexicographic: ``(pips, moves)`` for ``cost="pips"``, ``(moves,
-pips)`` for ``cost="moves"``.  The bound is the one ``cext.continuum.heuristic``
+pips)`` for ``cost="moves"``.  The bound is the one ``solver.cext.continuum.heuristic``
 computes (see :func:`bound`).
 
 >>> from solver.continuum.notation import parse_row

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from cext import continuum as _c
+from solver.cext import continuum as _c
 from solver.continuum.codec import code_move, key_row, row_key
 from solver.continuum.pieces import PLAYER_COLOURS, check_player, own_pyramids, pyramid_name
 from solver.continuum.puzzle import bound_mode, check_cost

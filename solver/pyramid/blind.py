@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Sequence, Tuple
 
-from cext import pyramid_blind as _fast
-from cext.pyramid import Engine
-from cext.rng import shuffled_indices
+from solver.cext import pyramid_blind as _fast
+from solver.cext.pyramid import Engine
+from solver.cext.rng import shuffled_indices
 from solver.errors import InputError
 from solver.pyramid.deal import Deal
 from solver.pyramid.geometry import POSITIONS

@@ -14,7 +14,7 @@ from typing import List, Optional, Tuple
 
 from solver.errors import InputError
 from solver.pyramid.tiles import CANONICAL_DECK, TILES, parse_tile
-from cext.rng import shuffled_indices
+from solver.cext.rng import shuffled_indices
 from solver.rng import check_seed
 
 DEAL_SIZE = 144

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-from cext import pyramid as _fast
+from solver.cext import pyramid as _fast
 from solver.pyramid.check import check_solution
 from solver.pyramid.deal import RESERVE_SLOTS, Deal
 from solver.pyramid.rules import Move, check_variant

@@ -1,7 +1,7 @@
 """Pure-Python twins of the compiled searches: goal tree, lower bound, BFS, IDA*.
 
 Slow and plain on purpose; the differential tests compare them with
-``cext.spectrum`` on random positions.  A solitaire position here is
+``solver.cext.spectrum`` on random positions.  A solitaire position here is
 ``(stash, direction, node)`` where ``node`` indexes a :class:`GoalTreeRef`.
 
 >>> from solver.spectrum.rules import Game

@@ -1,6 +1,6 @@
 """Drives the compiled searches: verdicts, limits, plans checked by the reference.
 
-``solve_seed`` finds the solitaire's minimum turns with IDA* (``cext.spectrum``):
+``solve_seed`` finds the solitaire's minimum turns with IDA* (``solver.cext.spectrum``):
 the lower bound is admissible, so when bound ``t`` yields a win after every
 bound below ``t`` was searched to exhaustion, ``t`` is the proven minimum.
 ``reach`` answers a reachability question by breadth-first search; it says
@@ -14,7 +14,7 @@ import re
 import time
 from typing import List, Optional, Sequence
 
-from cext import spectrum as fast
+from solver.cext import spectrum as fast
 from solver.errors import InputError
 from solver.rng import check_seed
 from solver.spectrum.notation import (
