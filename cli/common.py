@@ -33,8 +33,76 @@ SEED = SeedType()
 
 
 def emit_json(obj: Any) -> None:
-    """Print one JSON object on stdout (the machine-readable form of a command)."""
+    """Print one JSON object on stdout (the machine-readable form of a command;
+    its schema is in docs/json.md and solver/schemas/)."""
     click.echo(json.dumps(obj, sort_keys=False))
+
+
+JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
+
+
+def refuse_group_options(ctx: click.Context, **given) -> None:
+    """A group option that the invoked subcommand would ignore is refused (exit 2),
+    never dropped: ``given`` maps option names to the values the group received
+    (None or False when not given)."""
+    if ctx.invoked_subcommand is None:
+        return
+    used = [name for name, value in given.items() if value not in (None, False, ())]
+    if used:
+        names = ", ".join("--" + n.replace("_", "-") for n in used)
+        raise InputError(f"{names} belongs to `{ctx.command_path}` itself, not to its "
+                         f"`{ctx.invoked_subcommand}` subcommand: put it after the subcommand")
+
+
+def add_play_command(group: click.Group, game_name: str) -> click.Command:
+    """`solve GAME play`: seeded games between policies through the shared loop
+    (one game shown move by move, or --games N summarised by seat)."""
+    from solver.games import get_game, policy_names
+
+    entry = get_game(game_name)
+    lo, hi = entry.players
+
+    @group.command("play")
+    @click.option("--seed", type=SEED, default=1, show_default=True, help="Game number (the first, with --games).")
+    @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True,
+                  help="Play seeds SEED .. SEED+N-1 and report wins by seat.")
+    @click.option("--policy", "policies", multiple=True, type=click.Choice(policy_names(game_name)),
+                  help=f"Policy per seat, repeated (one: every seat); default: {', '.join(entry.default_policies)}.")
+    @click.option("--players", type=click.IntRange(lo, hi), default=lo, show_default=True,
+                  help="Seats at the table.", hidden=hi == lo)
+    @click.option("--variant", type=click.Choice(entry.variants) if entry.variants else None,
+                  default=entry.default_variant, hidden=not entry.variants, help="The game's variant.")
+    @click.option("--max-moves", type=click.IntRange(min=1), default=entry.max_moves, show_default=True,
+                  help="Moves before a game is unfinished.")
+    @JSON_OPTION
+    def play(seed, games, policies, players, variant, max_moves, as_json):
+        from solver.batch import seed_run
+        from solver.stats import format_playouts, playout_summary
+        options = {"policies": list(policies) or list(entry.default_policies), "max_moves": max_moves}
+        if hi > lo:
+            options["players"] = players
+        rows = seed_run(game_name, "playout", seed, games, variant=variant, options=options)
+        if games == 1:
+            out = rows[0]
+            if as_json:
+                emit_json(out)
+                return
+            for number, move in enumerate(out["line"], start=1):
+                click.echo(f"{number:4d}. {move}")
+            winner = "no winner" if out["winner"] is None else f"P{out['winner'] + 1} wins"
+            click.echo(f"{game_name} game {seed} ({', '.join(out['policies'])}): {winner}, "
+                       f"{out['outcome']} after {out['length']} moves; scores {out['scores']}")
+            return
+        summary = playout_summary(rows)
+        summary.update(game=game_name, variant=variant, first_seed=seed)
+        if as_json:
+            emit_json(summary)
+        else:
+            click.echo(format_playouts(summary))
+
+    play.__doc__ = f"Seeded {entry.title} games between policies: the moves, or wins by seat."
+    play.help = play.__doc__
+    return play
 
 
 def read_text_file(path: str) -> str:

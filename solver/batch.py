@@ -85,6 +85,33 @@ def make_spec(*, game: str, analysis: str, variant: Optional[str] = None,
     return spec
 
 
+# -- answers as rows ------------------------------------------------------------
+def answer_row(game: str, analysis: str, seed: int, *, variant=None, limits=None, options=None) -> dict:
+    """One seed's answer as the JSON row every command prints (docs/json.md):
+    the context (game, variant, analysis, seed) then the Result or Outcome."""
+    from solver.games import run_analysis, variant_name
+    res = run_analysis(game, analysis, seed, variant=variant, limits=limits, options=options)
+    row = {"game": game, "variant": variant_name(game, variant), "analysis": analysis, "seed": seed}
+    row.update(res.to_dict())
+    return row
+
+
+def seed_run(game: str, analysis: str, first: int, count: int, *, variant=None, limits=None,
+             options=None, progress: Optional[bool] = None) -> List[dict]:
+    """Rows for seeds ``first .. first+count-1`` in this process (the CLI's
+    ``play --games N``); a bar on stderr when it is a terminal."""
+    bar = _progress_bar(count, progress) if count > 1 else None
+    rows = []
+    for i in range(count):
+        rows.append(answer_row(game, analysis, (first + i) & 0xFFFFFFFFFFFFFFFF, variant=variant,
+                               limits=limits, options=options))
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return rows
+
+
 # -- the work of one chunk (runs in a worker) -----------------------------------
 def run_chunk(spec: Spec, seeds: Sequence[int]) -> bytes:
     """Analyse ``seeds``; return compact bytes: zlib'd JSON rows (see decode_chunk)."""

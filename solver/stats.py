@@ -216,3 +216,39 @@ def format_report(report: dict) -> str:
             lines.append(f"  won by play where the search said unknown: {c['won_where_unknown']}, "
                          f"where it said lost: {c['won_where_lost']} (must be 0)")
     return "\n".join(lines)
+
+
+def playout_summary(rows: Sequence[dict]) -> dict:
+    """Wins by seat with 95% Wilson intervals, draws, unfinished games and the
+    length of the finished ones, over play-out rows (``winner``, ``outcome``,
+    ``length``, ``policies``)."""
+    n = len(rows)
+    seats = max((len(r.get("scores") or r.get("policies") or []) for r in rows), default=0)
+    wins = [sum(1 for r in rows if r.get("winner") == s) for s in range(seats)]
+    finished = [r for r in rows if r.get("outcome") == "finished"]
+    draws = sum(1 for r in finished if r.get("winner") is None)
+    lengths = sorted(int(r["length"]) for r in finished)
+    return {
+        "games": n, "policies": rows[0].get("policies") if rows else [],
+        "wins": wins,
+        "win_rate": [round(w / n, 4) if n else None for w in wins],
+        "win_low": [round(wilson(w, n)[0], 4) for w in wins],
+        "win_high": [round(wilson(w, n)[1], 4) for w in wins],
+        "draws": draws, "unfinished": n - len(finished),
+        "length": streamed_percentiles(lengths, len(lengths)) if lengths else {},
+        "mean_length": round(sum(lengths) / len(lengths), 2) if lengths else None,
+    }
+
+
+def format_playouts(s: dict) -> str:
+    """A play-out summary as terminal text."""
+    lines = [f"{s['games']} games ({', '.join(s['policies'] or [])})"]
+    for seat, w in enumerate(s["wins"]):
+        name = s["policies"][seat] if s["policies"] and seat < len(s["policies"]) else "?"
+        lines.append(f"  P{seat + 1} {name:<10} wins {w:>6}  {_pct(s['win_rate'][seat])} "
+                     f"[{_pct(s['win_low'][seat])} - {_pct(s['win_high'][seat])}]")
+    lines.append(f"  draws {s['draws']}, unfinished {s['unfinished']}")
+    if s["length"]:
+        lines.append("  length   " + "  ".join(f"{k} {s['length'][k]}" for k, _ in PERCENTILES)
+                     + f"  mean {s['mean_length']}")
+    return "\n".join(lines)

@@ -1,0 +1,132 @@
+"""The explicit registry of games, their analyses and their policies.
+
+Nothing is discovered by module name: a game is here because it is listed
+below.  Each game's adapter to the contract of :mod:`solver.game` lives in
+``solver/<game>/contract.py`` and exports ``ENTRY``; the shared ``random``
+policy and the shared ``playout`` analysis are added here, once for all games.
+
+>>> names()
+['pyramid', 'spectrum', 'boundary', 'continental', 'continuum']
+>>> sorted(a.name for a in analyses("boundary"))
+['playout']
+>>> get_game("chess")
+Traceback (most recent call last):
+...
+solver.errors.InputError: unknown game 'chess' (known: pyramid, spectrum, boundary, continental, continuum)
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence
+
+from solver.errors import InputError
+from solver.game import Analysis, Game, GameEntry, Policy, RandomPolicy
+
+_ENTRIES: Dict[str, GameEntry] = {}
+
+
+def _load() -> Dict[str, GameEntry]:
+    """The five games, in the order ``solve --help`` lists them (imported on first use)."""
+    if not _ENTRIES:
+        from solver.boundary import contract as boundary
+        from solver.continental import contract as continental
+        from solver.continuum import contract as continuum
+        from solver.pyramid import contract as pyramid
+        from solver.spectrum import contract as spectrum
+        for module in (pyramid, spectrum, boundary, continental, continuum):
+            _ENTRIES[module.ENTRY.name] = module.ENTRY
+    return _ENTRIES
+
+
+def names() -> List[str]:
+    return list(_load())
+
+
+def get_game(name: str) -> GameEntry:
+    """The registry entry of ``name``, or InputError naming the games there are."""
+    games = _load()
+    if name not in games:
+        raise InputError(f"unknown game {str(name)[:40]!r} (known: {', '.join(games)})")
+    return games[name]
+
+
+def policy_names(name: str) -> List[str]:
+    entry = get_game(name)
+    return ["random"] + [p for p in entry.policies if p != "random"]
+
+
+def make_policy(name: str, policy: str, game: Game) -> Policy:
+    """Policy ``policy`` of game ``name`` (the one policy registry)."""
+    entry = get_game(name)
+    if policy == "random" and "random" not in entry.policies:
+        return RandomPolicy()
+    if policy not in entry.policies:
+        raise InputError(f"unknown policy {str(policy)[:40]!r} for {name} "
+                         f"(known: {', '.join(policy_names(name))})")
+    return entry.policies[policy](game)
+
+
+def analyses(name: str) -> List[Analysis]:
+    """The game's own analyses, then the shared ``playout``."""
+    from solver.playout import playout_analysis
+    entry = get_game(name)
+    return list(entry.analyses) + [playout_analysis(entry)]
+
+
+def get_analysis(name: str, analysis: str) -> Analysis:
+    found = {a.name: a for a in analyses(name)}
+    if analysis not in found:
+        raise InputError(f"unknown analysis {str(analysis)[:40]!r} for {name} (known: {', '.join(found)})")
+    return found[analysis]
+
+
+def make_game(name: str, *, variant: Optional[str] = None, players: Optional[int] = None) -> Game:
+    """The game ``name`` with a checked variant and number of players."""
+    entry = get_game(name)
+    if variant is not None and variant not in entry.variants:
+        if not entry.variants:
+            raise InputError(f"{name} has no variants")
+        raise InputError(f"unknown variant {str(variant)[:40]!r} for {name} (known: {', '.join(entry.variants)})")
+    lo, hi = entry.players
+    if players is not None and not (isinstance(players, int) and lo <= players <= hi):
+        raise InputError(f"{name} takes {lo}" + (f" to {hi}" if hi != lo else "") + f" players, not {players!r}")
+    return entry.make_game(variant=variant or entry.default_variant, players=players or lo)
+
+
+def variant_name(name: str, variant: Optional[str]) -> str:
+    """The variant as stored in results (``default`` for a game without variants)."""
+    entry = get_game(name)
+    return variant or entry.default_variant or "default"
+
+
+def seat_policies(name: str, game: Game, given: Sequence[str]) -> List[Policy]:
+    """One policy per seat: the names given (one for all seats, or one per seat),
+    else the game's defaults."""
+    entry = get_game(name)
+    seats = game.num_players
+    given = list(given) or list(entry.default_policies)
+    if len(given) == 1:
+        given = given * seats
+    if len(given) != seats:
+        raise InputError(f"{seats} seats need 1 or {seats} policies, got {len(given)}")
+    return [make_policy(name, p, game) for p in given]
+
+
+def run_analysis(name: str, analysis: str, seed: int, *, variant: Optional[str] = None,
+                 limits=None, options: Optional[dict] = None):
+    """Answer one seed: the analysis's options checked against their declared
+    types, the limits merged with the analysis's defaults.  Returns a
+    :class:`~solver.game.Result` or :class:`~solver.game.Outcome`.
+
+    >>> run_analysis("boundary", "playout", 1, options={"max_moves": 20}).length
+    20
+    """
+    from solver.game import Limits
+    from solver.options import check_values
+    from solver.rng import check_seed
+    check_seed(seed)
+    spec = get_analysis(name, analysis)
+    values = check_values(dict(options or {}), spec.options)
+    game = make_game(name, variant=variant, players=values.get("players"))
+    given = limits if limits is not None else Limits()
+    merged = given.or_defaults(**spec.default_limits.to_dict())
+    return spec.run(seed, game=game, limits=merged, **values)
