@@ -1,4 +1,4 @@
-"""Odds of meeting each contract, and the per-seed entry point of the batch runner.
+"""Odds of meeting each contract (the per-seed ``deal`` analysis is in contract.py).
 
 Two methods:
 
@@ -166,30 +166,3 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
     out["seconds"] = round(time.perf_counter() - start, 3)
     return out
 
-
-def analyse_seed(seed: int, *, analysis: str = "deal", round: int = 7, decks: int = 2,
-                 jokers_per_deck: int = 2, joker_limit: bool = True, **options) -> Dict:
-    """One seed for the shared batch runner.
-
-    ``analysis="deal"``: the hand of deal ``seed`` for ``round``; verdict ``won`` if
-    it meets the contract, ``lost`` if not (exhaustive search, never a guess).
-    ``analysis="play"``: a whole seeded game (see ``play.play_game``); the verdict
-    is the winning seat, e.g. ``seat-1``.
-    """
-    pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
-    check_seed(seed)
-    start = time.perf_counter()
-    if analysis == "deal":
-        rnd = get_round(round)
-        cards = _fast.deal_hand(seed, rnd.cards, pack.decks, pack.jokers_per_deck)
-        hand = hand_from_cards(cards)
-        d, nodes = _fast.deficiency(hand, rnd.number, pack.decks, pack.jokers_per_deck, joker_limit)
-        return {"seed": seed, "analysis": analysis, "round": rnd.number,
-                "verdict": "won" if d == 0 else "lost", "deficiency": d, "nodes": nodes,
-                "seconds": time.perf_counter() - start}
-    if analysis == "play":
-        from solver.continental.play import play_game
-        result = play_game(seed, pack=pack, joker_limit=joker_limit, **options)
-        result.update(seed=seed, analysis=analysis, seconds=time.perf_counter() - start)
-        return result
-    raise InputError(f"analysis must be 'deal' or 'play', not {analysis!r}")
