@@ -9,8 +9,9 @@ draws are exact.  The bank is implied (4 of each kind minus the stash), which
 is also every piece the mover may receive in a multiplayer game.
 
 The pure-Python twin is ``solver/spectrum/rules.py`` (moves, goal check,
-draws) and ``solver/spectrum/refsearch.py`` (the bound and the searches);
-``tests/test_spectrum_fast_vs_reference.py`` holds them together.
+draws) and ``solver/spectrum/ref_*.py`` (goal tree, successors, the bound and
+the searches, one module per include file below; ``refsearch.py`` gathers
+them); ``tests/test_spectrum_fast_vs_reference.py`` holds them together.
 """
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t, uint8_t, int8_t, int16_t
 from libc.stdlib cimport malloc, realloc, free, calloc

@@ -550,7 +550,7 @@ cdef int lower_bound(const SState *s, GoalTree tree, int win_value, int cap,
 cdef int phase_turns(const Have *h, const int16_t *req, int dir, bint allow_up,
                      int cmask) noexcept:
     """Turns, at least, to make the stash hold ``req`` with the direction
-    ``dir`` fixed and nothing converted (twin: ``refsearch.phase_turns``).
+    ``dir`` fixed and nothing converted (twin: ``ref_bound.phase_turns``).
     ``cmask``: the colours ``req`` asks for (no other can lack a piece).
     A turn adds pieces to one colour (exchange: the next colour in ``dir``;
     upconversion: its own).  A deficit colour costs 1 turn, 2 when it lacks
