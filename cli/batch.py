@@ -1,6 +1,6 @@
 """`solve batch`, `solve stats`, `solve export`, `solve plot`: the shared batch commands.
 
-Every game plugs in through ``solver.<game>.analysis.analyse_seed``; these
+Every game plugs in through the registry (:mod:`solver.games`); these
 commands are thin over :mod:`solver.batch`, :mod:`solver.stats`,
 :mod:`solver.export` and :mod:`solver.plot`.
 """
@@ -42,6 +42,8 @@ def batch_options(fn):
                      help="Per-deal node limit (default: the game's)."),
         click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
                      help="Per-deal time limit in seconds (default: the game's)."),
+        click.option("--table-mb", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Per-deal table memory in MiB (default: the game's)."),
         click.option("--chunk-size", type=click.IntRange(min=1), default=None,
                      help="Seeds per task (default: automatic, at most 64)."),
         click.option("--cluster", metavar="tcp://HOST:PORT", default=None,
@@ -58,18 +60,24 @@ def batch_options(fn):
 
 
 def run_and_report(*, game, analysis, variant, seeds, seeds_file, workers, db, node_limit,
-                   time_limit, chunk_size, cluster, progress, as_json, retry_unknown=False, options=None):
-    from solver.batch import run_batch
+                   time_limit, table_mb, chunk_size, cluster, progress, as_json, retry_unknown=False,
+                   option_pairs=()):
+    from solver.batch import make_spec, run_batch
+    from solver.games import get_analysis
+    from solver.options import parse_pairs
+    options = parse_pairs(option_pairs, get_analysis(game, analysis).options)
+    make_spec(game=game, analysis=analysis, variant=variant, node_limit=node_limit,
+              time_limit=time_limit, table_mb=table_mb, options=options)   # bad input before any seed is read
     summary = run_batch(db=db, game=game, analysis=analysis, variant=variant,
                         ranges=seed_ranges(seeds, seeds_file), workers=workers,
                         chunk_size=chunk_size, node_limit=node_limit, time_limit=time_limit,
-                        options=options, cluster=cluster, progress=progress,
+                        table_mb=table_mb, options=options, cluster=cluster, progress=progress,
                         retry_unknown=retry_unknown)
     if as_json:
         emit_json(summary.to_dict())
     else:
         verdicts = ", ".join(f"{v} {c}" for v, c in sorted(summary.verdicts.items())) or "nothing new"
-        click.echo(f"{game} {summary.variant} {analysis}: {summary.requested} seeds, "
+        click.echo(f"{game} {summary.variant} {summary.analysis}: {summary.requested} seeds, "
                    f"{summary.skipped} already stored, {summary.done} run ({verdicts}) "
                    f"in {summary.wall_seconds:.1f}s -> {db}")
     if summary.interrupted:
@@ -77,36 +85,45 @@ def run_and_report(*, game, analysis, variant, seeds, seeds_file, workers, db, n
         sys.exit(130)
 
 
-def parse_options(pairs):
-    """``KEY=VALUE`` pairs; a value that reads as JSON (``30``, ``true``) is taken as such.
-
-    >>> parse_options(["max_plies=30", "name=x"])
-    {'max_plies': 30, 'name': 'x'}
-    """
-    import json
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip().isidentifier():
-            raise InputError(f"malformed --option {pair!r} (expected KEY=VALUE)")
-        try:
-            out[key.strip()] = json.loads(value)
-        except ValueError:
-            out[key.strip()] = value
-    return out
-
-
 @click.command("batch")
 @click.option("--game", required=True, help="The game (e.g. pyramid, boundary).")
 @click.option("--analysis", required=True, help="The per-seed analysis (e.g. thoughtful, blind:greedy).")
 @click.option("--variant", default=None, help="The game's variant (default: the game's default).")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
-              help="An option of the game's analysis (repeatable), e.g. max_plies=200.")
+              help="An option of the game's analysis (repeatable), e.g. max_moves=200.")
 @batch_options
 def batch(game, analysis, variant, option_pairs, **kw):
-    """Analyse every seed of a range into the results database (resumable)."""
-    run_and_report(game=game, analysis=analysis, variant=variant,
-                   options=parse_options(option_pairs), **kw)
+    """Analyse every seed of a range into the results database (resumable).
+
+    The stored analysis is its name followed by every option that differs from
+    its default (e.g. `deal round=1`), so runs with other options never mix.
+    """
+    run_and_report(game=game, analysis=analysis, variant=variant, option_pairs=option_pairs, **kw)
+
+
+def add_batch_command(group: click.Group, game: str) -> click.Command:
+    """`solve GAME batch`: the shared batch command with the game fixed."""
+    from solver.games import analyses, get_game
+    entry = get_game(game)
+    seeded = [a for a in analyses(game) if a.seeded]
+    lines = [f"  {a.name:<16} {a.help.splitlines()[0] if a.help else ''}"
+             + (f" Options: {', '.join(o.name for o in a.options)}." if a.options else "") for a in seeded]
+
+    @group.command("batch")
+    @click.option("--analysis", type=click.Choice([a.name for a in seeded]), default=seeded[0].name,
+                  show_default=True, help="The per-seed analysis.")
+    @click.option("--variant", type=click.Choice(entry.variants) if entry.variants else None,
+                  default=None, hidden=not entry.variants,
+                  help=f"The variant (default: {entry.default_variant}).")
+    @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+                  help="An option of the analysis (repeatable).")
+    @batch_options
+    def game_batch(analysis, variant, option_pairs, **kw):
+        run_and_report(game=game, analysis=analysis, variant=variant, option_pairs=option_pairs, **kw)
+
+    game_batch.help = (f"{entry.title}: analyse every seed of a range into the results database "
+                       "(resumable).\n\n\b\nAnalyses:\n" + "\n".join(lines))
+    return game_batch
 
 
 @click.command("stats")

@@ -73,6 +73,10 @@ def _register() -> None:
     from solver.cli import batch  # the shared batch, stats, export and plot commands
     for command in batch.COMMANDS:
         solve.add_command(command)
+    for group in (pyramid.pyramid, spectrum.spectrum, boundary.boundary, continental.continental,
+                  continuum.continuum):
+        if "batch" not in group.commands:
+            batch.add_batch_command(group, group.name)
 
 
 _register()

@@ -1,88 +1,54 @@
 """The batch runner, written once for every game.
 
-A game plugs in through ``solver.<game>.analysis.analyse_seed(seed, *,
-analysis=..., **options) -> dict`` (at least ``verdict``, ``nodes``,
-``seconds``).  The runner splits the seeds not yet stored into chunks, hands
+A game plugs in through the registry (:mod:`solver.games`): each of its
+analyses answers one seed with a Result or an Outcome.  The runner splits the seeds not yet stored into chunks, hands
 them out dynamically (a slow deal stalls one chunk, never the others) to
 worker processes or a Dask cluster, and streams the compact replies into one
 SQLite writer that commits in batches.  Rerunning the same command resumes.
 """
 from __future__ import annotations
 
-import importlib
-import json
 import os
-import pkgutil
 import queue
 import signal
 import sys
 import time
-import zlib
 from collections import deque
 from dataclasses import asdict, dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
+from solver.chunk import Spec, decode_chunk, run_chunk
 from solver.errors import InputError
 from solver.seeds import Range, chunks, count, subtract
 from solver.store import ResultStore, Row
 
-CORE_KEYS = ("seed", "game", "variant", "analysis", "verdict", "nodes", "seconds", "limit")
-NO_VARIANT = "default"
 
-
-# -- games ---------------------------------------------------------------------
-def known_games() -> List[str]:
-    """Games whose package has an ``analysis`` module."""
-    import solver
-    return sorted(m.name for m in pkgutil.iter_modules(solver.__path__) if m.ispkg
-                  and importlib.util.find_spec(f"solver.{m.name}.analysis") is not None)
-
-
-def game_module(game: str):
-    """``solver.<game>.analysis``, or InputError naming the games there are."""
-    if game not in known_games():
-        raise InputError(f"unknown game {game!r} (known: {', '.join(known_games())})")
-    return importlib.import_module(f"solver.{game}.analysis")
-
-
-@dataclass(frozen=True)
-class Spec:
-    """What every seed of a batch is asked: picklable, sent with each chunk."""
-
-    game: str
-    analysis: str
-    variant: str = NO_VARIANT
-    options: Tuple[Tuple[str, object], ...] = ()
-
-    def kwargs(self) -> Dict[str, object]:
-        kw = dict(self.options)
-        if self.variant != NO_VARIANT:
-            kw["variant"] = self.variant
-        return kw
-
-
+# -- the question ---------------------------------------------------------------
 def make_spec(*, game: str, analysis: str, variant: Optional[str] = None,
               node_limit: Optional[int] = None, time_limit: Optional[float] = None,
-              options: Optional[Dict[str, object]] = None) -> Spec:
-    """Check a batch's parameters in the main process, before any work starts."""
-    module = game_module(game)
-    variants = getattr(module, "VARIANTS", None)
-    if variants:
-        variant = variant or getattr(module, "DEFAULT_VARIANT", variants[0])
-        if variant not in variants:
-            raise InputError(f"unknown variant {variant!r} for {game} (known: {', '.join(variants)})")
-    elif variant:
-        raise InputError(f"{game} has no variants")
-    opts = dict(options or {})
-    if node_limit is not None:
-        opts["node_limit"] = int(node_limit)
-    if time_limit is not None:
-        opts["time_limit"] = float(time_limit)
-    spec = Spec(game, analysis, variant or NO_VARIANT, tuple(sorted(opts.items())))
-    check = getattr(module, "check_options", None)
-    if check is not None:
-        check(analysis=analysis, **spec.kwargs())
-    return spec
+              table_mb: Optional[float] = None, options: Optional[Dict[str, object]] = None) -> Spec:
+    """Check a batch's parameters in the main process, before any work starts.
+
+    The options are checked against the analysis's declared types; an analysis
+    whose answer does not depend on the seed is refused (it would store the same
+    row for every seed).  Limits are checked (finite, positive) and apply to
+    every game's searches alike.
+    """
+    from solver.game import Limits
+    from solver.games import get_analysis, make_game, variant_name
+    from solver.options import check_values, key_suffix
+    spec = get_analysis(game, analysis)
+    if not spec.seeded:
+        raise InputError(f"{game} analysis {analysis!r} does not depend on the seed: "
+                         f"ask it once (e.g. `solve {game} {analysis}`), not over a seed range")
+    values = check_values(dict(options or {}), spec.options)
+    make_game(game, variant=variant, players=values.get("players"))       # checks variant and seats
+    limits = Limits(node_limit, time_limit, table_mb)
+    suffix = key_suffix(values, spec.options)
+    given = {k: tuple(v) if isinstance(v, list) else v for k, v in (options or {}).items()}
+    return Spec(game, analysis, variant_name(game, variant), f"{analysis} {suffix}" if suffix else analysis,
+                tuple(sorted((k, given[k]) for k in given)),
+                tuple((k, v) for k, v in limits.to_dict().items() if v is not None))
 
 
 # -- answers as rows ------------------------------------------------------------
@@ -110,30 +76,6 @@ def seed_run(game: str, analysis: str, first: int, count: int, *, variant=None, 
     if bar is not None:
         bar.close()
     return rows
-
-
-# -- the work of one chunk (runs in a worker) -----------------------------------
-def run_chunk(spec: Spec, seeds: Sequence[int]) -> bytes:
-    """Analyse ``seeds``; return compact bytes: zlib'd JSON rows (see decode_chunk)."""
-    analyse = importlib.import_module(f"solver.{spec.game}.analysis").analyse_seed
-    kwargs = spec.kwargs()
-    out = []
-    for seed in seeds:
-        try:
-            res = analyse(seed, analysis=spec.analysis, **kwargs)
-        except TypeError as exc:
-            if "keyword argument" not in str(exc):
-                raise
-            raise InputError(f"{spec.game} analysis {spec.analysis!r} rejected its options: {exc}") from None
-        extra = {k: v for k, v in res.items() if k not in CORE_KEYS}
-        out.append([seed, str(res["verdict"]), res.get("limit"), int(res.get("nodes") or 0),
-                    float(res.get("seconds") or 0.0),
-                    json.dumps(extra, separators=(",", ":"), sort_keys=True)])
-    return zlib.compress(json.dumps(out, separators=(",", ":")).encode(), 1)
-
-
-def decode_chunk(spec: Spec, blob: bytes) -> List[Row]:
-    return [Row(spec.game, spec.variant, spec.analysis, *r) for r in json.loads(zlib.decompress(blob))]
 
 
 # -- executors: submit chunks, get replies as they complete -----------------------
@@ -215,7 +157,8 @@ def default_chunk_size(todo: int, workers: int) -> int:
 def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
               variant: Optional[str] = None, workers: Optional[int] = None,
               chunk_size: Optional[int] = None, node_limit: Optional[int] = None,
-              time_limit: Optional[float] = None, options: Optional[dict] = None,
+              time_limit: Optional[float] = None, table_mb: Optional[float] = None,
+              options: Optional[dict] = None,
               cluster: Optional[str] = None, progress: Optional[bool] = None,
               retry_unknown: bool = False, commit_rows: int = 5000,
               commit_seconds: float = 2.0) -> BatchSummary:
@@ -226,14 +169,14 @@ def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
     ``retry_unknown`` runs the seeds stored as ``unknown`` again (with new limits).
     """
     spec = make_spec(game=game, analysis=analysis, variant=variant, node_limit=node_limit,
-                     time_limit=time_limit, options=options)
+                     time_limit=time_limit, table_mb=table_mb, options=options)
     workers = workers or os.cpu_count() or 1
     if workers < 1:
         raise InputError("--workers must be at least 1")
     t0 = time.perf_counter()
-    summary = BatchSummary(game, spec.variant, analysis, requested=count(ranges))
+    summary = BatchSummary(game, spec.variant, spec.key, requested=count(ranges))
     with ResultStore(db, create=True) as store:
-        missing = subtract(list(ranges), store.stored_seeds(game, spec.variant, analysis, ranges,
+        missing = subtract(list(ranges), store.stored_seeds(game, spec.variant, spec.key, ranges,
                                                             decided_only=retry_unknown))
         todo = count(missing)
         summary.skipped = summary.requested - todo
@@ -273,8 +216,9 @@ def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
                 _tally(summary, rows)
                 if bar is not None:
                     bar.update(len(rows))
-                    won = summary.verdicts.get("won", 0)
-                    bar.set_postfix_str(f"won {won / summary.done:.1%}", refresh=False)
+                    if "won" in summary.verdicts:
+                        won = summary.verdicts["won"]
+                        bar.set_postfix_str(f"won {won / summary.done:.1%}", refresh=False)
                 if pending >= commit_rows or time.monotonic() - last_commit >= commit_seconds:
                     store.commit()
                     pending, last_commit = 0, time.monotonic()

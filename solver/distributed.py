@@ -1,7 +1,7 @@
 """Run a batch on an existing Dask distributed cluster (optional extra ``[distributed]``).
 
 Each task is one chunk of seeds and returns the same compact bytes as a local
-worker (:func:`solver.batch.run_chunk`).  The scheduler re-runs the tasks of a
+worker (:func:`solver.chunk.run_chunk`).  The scheduler re-runs the tasks of a
 worker that is lost (``distributed.scheduler.allowed-failures``), and
 ``retries`` re-runs a task that raised; a result that arrives twice is
 harmless because the store ignores a repeated key.  Results stream back
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from solver.chunk import run_chunk
 from solver.errors import InputError
 
 RETRIES = 3
@@ -35,7 +36,6 @@ class DaskExecutor:
         self.capacity = 4 * threads        # tasks in flight: enough to keep every thread busy
 
     def submit(self, seeds: List[int]) -> None:
-        from solver.batch import run_chunk
         future = self.client.submit(run_chunk, self.spec, seeds, pure=False, retries=self.retries)
         self.done.add(future)
 

@@ -15,6 +15,7 @@ need no large memory.
 """
 from __future__ import annotations
 
+import json
 import math
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -67,7 +68,6 @@ def streamed_percentiles(values: Iterable[float], n: int) -> Dict[str, float]:
     return {name: out.get(name) for name, _ in PERCENTILES}
 
 
-SUMMARISED_FIELDS = ("turns", "length")   # whole numbers some games store per seed
 HISTOGRAM_MAX = 15                         # distinct values shown one by one
 
 
@@ -88,30 +88,34 @@ def field_summary(store: ResultStore, key: Tuple[str, str, str], name: str) -> d
     return {"percentiles": streamed_percentiles((r[0] for r in cur), n)}
 
 
+def analysis_kind(game: str, analysis: str) -> Tuple[str, Tuple[str, ...]]:
+    """(kind, histogram fields) of a stored analysis key (``deal round=1`` is
+    the analysis ``deal``), from the registry; a game or analysis this version
+    does not know is read as exact."""
+    from solver.errors import InputError
+    from solver.games import get_analysis
+    try:
+        spec = get_analysis(game, analysis.split(" ", 1)[0])
+    except InputError:
+        return "exact", ()
+    return spec.kind, tuple(spec.histogram) + (("length",) if spec.kind == "playout" else ())
+
+
 def group_stats(store: ResultStore, game: str, variant: str, analysis: str, *, slowest: int = 5) -> dict:
-    """Counts, win rate with interval, time/node percentiles, slowest seeds."""
+    """One group's figures, as fit its kind: an exact analysis gets its verdict
+    counts and win rate with interval; a play-out its wins by seat with
+    intervals, draws and unfinished games.  Both: time and node percentiles,
+    the histograms the analysis declares, the slowest seeds."""
     key = (game, variant, analysis)
     where = "WHERE game=? AND variant=? AND analysis=?"
-    counts = dict(store.db.execute(f"SELECT verdict, COUNT(*) FROM results {where} GROUP BY verdict", key))
-    n = sum(counts.values())
-    won, lost, unknown = counts.get("won", 0), counts.get("lost", 0), counts.get("unknown", 0)
-    other = n - won - lost - unknown
-    decided = won + lost
-    lo, hi = win_interval(won=won, lost=lost + other, unknown=unknown)
-    limits = dict(store.db.execute(
-        f"SELECT limit_hit, COUNT(*) FROM results {where} AND limit_hit IS NOT NULL GROUP BY limit_hit", key))
-    out = {
-        "game": game, "variant": variant, "analysis": analysis, "seeds": n,
-        "won": won, "lost": lost, "unknown": unknown, "other": dict(
-            (v, c) for v, c in counts.items() if v not in ("won", "lost", "unknown")),
-        "limits": limits,
-        "win_rate": round(won / decided, 4) if decided else None,
-        "win_low": lo, "win_high": hi,
-    }
+    kind, histogram = analysis_kind(game, analysis)
+    out = {"game": game, "variant": variant, "analysis": analysis, "kind": kind}
+    out.update(playout_group(store, key) if kind == "playout" else exact_group(store, key))
+    n = out["seeds"]
     for column in ("seconds", "nodes"):
         cur = store.db.execute(f"SELECT {column} FROM results {where} ORDER BY {column}", key)
         out[column] = streamed_percentiles((r[0] for r in cur), n) if n else {}
-    out["fields"] = {name: field_summary(store, key, name) for name in SUMMARISED_FIELDS}
+    out["fields"] = {name: field_summary(store, key, name) for name in histogram}
     out["fields"] = {k: v for k, v in out["fields"].items() if v}
     out["slowest"] = [
         {"seed": decode_seed(s), "seconds": sec, "nodes": nodes, "verdict": v}
@@ -119,6 +123,41 @@ def group_stats(store: ResultStore, game: str, variant: str, analysis: str, *, s
             f"SELECT seed, seconds, nodes, verdict FROM results {where} ORDER BY seconds DESC LIMIT ?",
             key + (slowest,))]
     return out
+
+
+def playout_group(store: ResultStore, key: Tuple[str, str, str]) -> dict:
+    """Wins by seat (with 95% Wilson intervals), draws and unfinished games."""
+    where = "WHERE game=? AND variant=? AND analysis=?"
+    n = store.db.execute(f"SELECT COUNT(*) FROM results {where}", key).fetchone()[0]
+    by_winner = dict(store.db.execute(
+        f"SELECT json_extract(fields, '$.winner'), COUNT(*) FROM results {where} "
+        "AND verdict='finished' GROUP BY 1", key))
+    finished = sum(by_winner.values())
+    seats = store.db.execute(
+        f"SELECT MAX(json_array_length(json_extract(fields, '$.scores'))) FROM results {where}", key).fetchone()[0]
+    seats = max([seats or 0] + [w + 1 for w in by_winner if w is not None])
+    wins = [by_winner.get(s, 0) for s in range(seats)]
+    policies = store.db.execute(f"SELECT json_extract(fields, '$.policies') FROM results {where} LIMIT 1",
+                                key).fetchone()
+    return {"seeds": n, "policies": json.loads(policies[0]) if policies and policies[0] else [],
+            "wins": wins, "win_rate": [round(w / n, 4) if n else None for w in wins],
+            "win_low": [round(wilson(w, n)[0], 4) for w in wins],
+            "win_high": [round(wilson(w, n)[1], 4) for w in wins],
+            "draws": by_winner.get(None, 0), "unfinished": n - finished}
+
+
+def exact_group(store: ResultStore, key: Tuple[str, str, str]) -> dict:
+    """Verdict counts, the limits hit, and the win rate with its interval."""
+    where = "WHERE game=? AND variant=? AND analysis=?"
+    counts = dict(store.db.execute(f"SELECT verdict, COUNT(*) FROM results {where} GROUP BY verdict", key))
+    n = sum(counts.values())
+    won, lost, draw, unknown = (counts.get(v, 0) for v in ("won", "lost", "draw", "unknown"))
+    decided = won + lost + draw
+    lo, hi = win_interval(won=won, lost=lost + draw, unknown=unknown)
+    limits = dict(store.db.execute(
+        f"SELECT limit_hit, COUNT(*) FROM results {where} AND limit_hit IS NOT NULL GROUP BY limit_hit", key))
+    return {"seeds": n, "won": won, "lost": lost, "draw": draw, "unknown": unknown, "limits": limits,
+            "win_rate": round(won / decided, 4) if decided else None, "win_low": lo, "win_high": hi}
 
 
 def common_seeds(store: ResultStore, game: str, variant: str, analyses: List[str]) -> dict:
@@ -157,14 +196,16 @@ def cross_check(store: ResultStore, game: str, variant: str, other: str) -> dict
 def summarise(store: ResultStore, *, game: Optional[str] = None, variant: Optional[str] = None,
               slowest: int = 5) -> dict:
     """The report ``solve stats`` prints: one entry per (game, variant, analysis),
-    plus side-by-side comparisons on common seeds where a variant has several analyses
-    (all of them together; with three or more, also each one against ``thoughtful``)."""
+    plus side-by-side comparisons on common seeds where a variant has several exact
+    analyses (all of them together; with three or more, also each one against
+    ``thoughtful``).  Play-outs are never compared with exact answers."""
     groups = store.groups(game=game, variant=variant)
     report = {"database": store.path, "groups": [group_stats(store, *g, slowest=slowest) for g in groups],
               "side_by_side": []}
     by_variant: Dict[Tuple[str, str], List[str]] = {}
-    for g, v, a in groups:
-        by_variant.setdefault((g, v), []).append(a)
+    for g, v, a in groups:        # only exact answers are comparable seed by seed
+        if analysis_kind(g, a)[0] == "exact":
+            by_variant.setdefault((g, v), []).append(a)
     for (g, v), analyses in by_variant.items():
         if len(analyses) > 1:
             report["side_by_side"].append(common_seeds(store, g, v, analyses))
@@ -185,12 +226,14 @@ def format_report(report: dict) -> str:
     if not report["groups"]:
         return "no results match"
     for g in report["groups"]:
-        lines.append(f"{g['game']} {g['variant']} {g['analysis']}: {g['seeds']} seeds")
-        other = "".join(f", {c} {v}" for v, c in g["other"].items())
-        limits = ", ".join(f"{c} hit the {k} limit" for k, c in g["limits"].items())
-        lines.append(f"  won {g['won']}, lost {g['lost']}, unknown {g['unknown']}{other}"
-                     + (f" ({limits})" if limits else ""))
-        if g["won"] + g["lost"] + g["unknown"]:       # a game with other verdicts has no win rate
+        lines.append(f"{g['game']} {g['variant']} {g['analysis']}: {g['seeds']} seeds ({g['kind']})")
+        if g["kind"] == "playout":
+            lines.extend(format_playouts(dict(g, games=g["seeds"], length={})).splitlines()[1:])
+        else:
+            draw = f", draw {g['draw']}" if g["draw"] else ""
+            limits = ", ".join(f"{c} hit the {k} limit" for k, c in g["limits"].items())
+            lines.append(f"  won {g['won']}, lost {g['lost']}{draw}, unknown {g['unknown']}"
+                         + (f" ({limits})" if limits else ""))
             lines.append(f"  win rate {_pct(g['win_rate'])} of decided; 95% interval "
                          f"{_pct(g['win_low'])} - {_pct(g['win_high'])}")
         s, nd = g["seconds"], g["nodes"]
