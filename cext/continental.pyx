@@ -5,7 +5,8 @@ Contract of ``deficiency(hand, round, decks, jokers_per_deck, joker_limit)``:
 ``hand`` is 53 counts (cards ``suit*13+rank``, joker 52), each within the pack;
 it returns ``(deficiency, nodes)`` exactly as
 ``solver.continental.deficiency.deficiency_search`` does (same options, same
-order, same pruning, so the node counts agree too).  The search is branch and
+order, same pruning, so the node counts agree too).
+``deficiency_limited`` is the same search stopped by a node or time limit.  The search is branch and
 bound over the contract's minimum combinations; see that module for why the
 cost function and the static lower bound are sound.
 
@@ -15,6 +16,7 @@ inside the search.
 """
 from libc.stdint cimport uint64_t, int32_t, int64_t
 from libc.string cimport memset, memcpy
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from cext.rng cimport splitmix64_next, fisher_yates
 
@@ -107,6 +109,15 @@ cdef struct Search:
     int floor[2]
     int best
     int64_t nodes
+    int64_t node_limit         # 0: none
+    double deadline            # seconds on the monotonic clock; 0: none
+    int stopped                # 0 finished, 1 node limit, 2 time limit
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef inline int rank_cost(Search *S, int r) noexcept nogil:
@@ -233,11 +244,20 @@ cdef void dfs(Search *S, int depth, int start, int cost) noexcept nogil:
         added = place(S, o)
         if added < 0:
             continue
+        if S.node_limit > 0 and S.nodes >= S.node_limit:
+            S.stopped = 1
+        elif S.deadline > 0 and (S.nodes & 1023) == 0 and now() >= S.deadline:
+            S.stopped = 2
+        if S.stopped:
+            add_opt(S, o, -1)
+            return
         S.nodes += 1
         nxt = i if depth + 1 < S.nkinds and S.kinds[depth + 1] == k else 0
         if cost + added + bound(S, depth, i, 0) < S.best:
             dfs(S, depth + 1, nxt, cost + added)
         add_opt(S, o, -1)
+        if S.stopped:
+            return
 
 
 cdef inline int uncovered(Search *S, const Opt *o) noexcept nogil:
@@ -288,6 +308,15 @@ cdef void sort_options(Search *S, int k, const Opt *opts, int n) noexcept nogil:
 cdef int deficiency_core(Search *S, const int *hand, int rnd, int decks, int jokers_per_deck,
                          bint limit) noexcept nogil:
     """Fill ``S`` for ``hand`` and run the search; returns the deficiency."""
+    S.node_limit = 0
+    S.deadline = 0.0
+    return deficiency_run(S, hand, rnd, decks, jokers_per_deck, limit)
+
+
+cdef int deficiency_run(Search *S, const int *hand, int rnd, int decks, int jokers_per_deck,
+                        bint limit) noexcept nogil:
+    """Fill ``S`` for ``hand`` and run the search under ``S.node_limit`` and
+    ``S.deadline``; returns the best cost found (the deficiency unless ``S.stopped``)."""
     cdef const Tables *t = &TABLES[1 if limit else 0]
     cdef int d, nt = ROUND_TRIOS[rnd], ns = ROUND_STRAIGHTS[rnd]
     memcpy(S.hand, hand, sizeof(int) * NK)
@@ -309,6 +338,7 @@ cdef int deficiency_core(Search *S, const int *hand, int rnd, int decks, int jok
         sort_options(S, 1, t.straight, t.nstraight)
     S.best = 4 * S.nkinds + 1
     S.nodes = 0
+    S.stopped = 0
     dfs(S, 0, 0, 0)
     return S.best
 
@@ -335,6 +365,31 @@ def deficiency(hand, int rnd, int decks=2, int jokers_per_deck=2, bint joker_lim
             raise ValueError("hand holds more copies than the pack")
     d = deficiency_core(&S, h, rnd, decks, jokers_per_deck, joker_limit)
     return d, S.nodes
+
+
+def deficiency_limited(hand, int rnd, int decks=2, int jokers_per_deck=2, bint joker_limit=True,
+                       int64_t node_limit=0, double time_limit=0.0):
+    """``(best, nodes, stopped)``: ``deficiency`` under a limit on nodes (0: none)
+    and seconds (0: none).  ``stopped`` is None when the search finished (``best``
+    is then the deficiency), else ``"nodes"`` or ``"time"`` (``best`` is only an
+    upper bound, ``4 * combinations + 1`` when no arrangement was reached).
+    The search keeps no table."""
+    cdef int h[NK]
+    cdef int i, d
+    cdef Search S
+    check_params(rnd, decks, jokers_per_deck)
+    if len(hand) != NK:
+        raise ValueError("hand must have 53 counts")
+    if node_limit < 0 or time_limit < 0:
+        raise ValueError("limits must be >= 0")
+    for i in range(NK):
+        h[i] = hand[i]
+        if h[i] < 0 or h[i] > (decks * jokers_per_deck if i == JOKER else decks):
+            raise ValueError("hand holds more copies than the pack")
+    S.node_limit = node_limit
+    S.deadline = now() + time_limit if time_limit > 0 else 0.0
+    d = deficiency_run(&S, h, rnd, decks, jokers_per_deck, joker_limit)
+    return d, S.nodes, (None, "nodes", "time")[S.stopped]
 
 
 def deficiency_batch(const unsigned char[:, :] hands, int rnd, int decks=2, int jokers_per_deck=2,
