@@ -308,7 +308,7 @@ class GameEntry:
     registry: :mod:`solver.games` adds the shared ``random``);
     ``default_policies`` seats a play-out when none are named; ``max_moves`` caps
     a play-out.  ``analyses`` are the game's own; every game with policies also
-    offers the shared ``playout`` (:func:`solver.playout.playout_analysis`).
+    offers the shared ``playout`` (:func:`solver.games.playout_analysis`).
     """
 
     name: str

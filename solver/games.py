@@ -67,9 +67,33 @@ def make_policy(name: str, policy: str, game: Game) -> Policy:
 
 def analyses(name: str) -> List[Analysis]:
     """The game's own analyses, then the shared ``playout``."""
-    from solver.playout import playout_analysis
     entry = get_game(name)
     return list(entry.analyses) + [playout_analysis(entry)]
+
+
+def playout_analysis(entry):
+    """The shared ``playout`` analysis of a registered game: ``policies`` (one per
+    seat, or one for all), ``players`` where the game takes several, and
+    ``max_moves``."""
+    from solver.options import Option
+    from solver.playout import play_out
+
+    names = ["random"] + [p for p in entry.policies if p != "random"]
+    options = [Option("policies", list, list(entry.default_policies),
+                      "Policy per seat, comma-separated (one name: every seat).", choices=tuple(names)),
+               Option("max_moves", int, entry.max_moves, "Moves before the game is unfinished.", low=1)]
+    lo, hi = entry.players
+    if hi > lo:
+        options.append(Option("players", int, lo, "Seats at the table.", low=lo, high=hi))
+
+    def run(seed: int, *, game, limits, policies, max_moves, players=None):
+        seats = seat_policies(entry.name, game, policies)
+        out = play_out(game, seats, seed=seed, max_moves=max_moves)
+        out.fields["policies"] = [p.name for p in seats]
+        return out
+
+    return Analysis("playout", "playout", run, f"A seeded game between policies ({', '.join(names)}).",
+                    options=tuple(options))
 
 
 def get_analysis(name: str, analysis: str) -> Analysis:

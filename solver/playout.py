@@ -60,28 +60,3 @@ def play_out(game: Game, policies: Sequence[Policy], *, seed: int, max_moves: in
                    nodes=len(line) + sum(getattr(p, "nodes", 0) for p in {id(p): p for p in policies}.values()),
                    seconds=time.perf_counter() - t0)
 
-
-def playout_analysis(entry):
-    """The shared ``playout`` analysis of a registered game: ``policies`` (one per
-    seat, or one for all), ``players`` where the game takes several, and
-    ``max_moves``."""
-    from solver.game import Analysis
-    from solver.options import Option
-
-    names = ["random"] + [p for p in entry.policies if p != "random"]
-    options = [Option("policies", list, list(entry.default_policies),
-                      "Policy per seat, comma-separated (one name: every seat).", choices=tuple(names)),
-               Option("max_moves", int, entry.max_moves, "Moves before the game is unfinished.", low=1)]
-    lo, hi = entry.players
-    if hi > lo:
-        options.append(Option("players", int, lo, "Seats at the table.", low=lo, high=hi))
-
-    def run(seed: int, *, game, limits, policies, max_moves, players=None) -> Outcome:
-        from solver.games import seat_policies
-        seats = seat_policies(entry.name, game, policies)
-        out = play_out(game, seats, seed=seed, max_moves=max_moves)
-        out.fields["policies"] = [p.name for p in seats]
-        return out
-
-    return Analysis("playout", "playout", run, f"A seeded game between policies ({', '.join(names)}).",
-                    options=tuple(options))

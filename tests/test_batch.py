@@ -15,9 +15,15 @@ import solver
 from solver.cli.main import solve
 from solver.batch import run_batch
 from solver.errors import InputError
-from solver.pyramid.analysis import analyse_seed
 from solver.seeds import parse_ranges
 from solver.store import ResultStore
+
+
+def analyse_seed(seed, analysis="thoughtful", **limits):
+    """One seed answered directly through the registry (what a batch row must equal)."""
+    from solver.batch import answer_row
+    from solver.game import Limits
+    return answer_row("pyramid", analysis, seed, variant="continuous", limits=Limits(**limits))
 
 
 def stored(path, analysis="thoughtful", variant="continuous"):
@@ -101,28 +107,33 @@ def test_retry_unknown_replaces_only_unknown_rows(tmp_path):
 def test_generic_command_passes_game_options(tmp_path):
     db = str(tmp_path / "r.sqlite")
     r = CliRunner().invoke(solve, ["batch", "--game", "boundary", "--analysis", "playout", "--seeds", "3-4",
-                                   "--option", "max_plies=12", "--db", db, "--workers", "1", "--json"])
+                                   "--option", "max_moves=12", "--db", db, "--workers", "1", "--json"])
     assert r.exit_code == 0, r.output
     with ResultStore(db) as st:
-        assert [json.loads(row.fields)["plies"] <= 12 for row in st.rows()] == [True, True]
-        assert [json.loads(row.fields)["max_plies"] for row in st.rows()] == [12, 12]
+        rows = list(st.rows())
+    assert [json.loads(row.fields)["length"] <= 12 for row in rows] == [True, True]
+    assert {row.analysis for row in rows} == {"playout max_moves=12"}     # the option is in the key
 
 
 def test_other_games_plug_in(tmp_path):
     db = str(tmp_path / "r.sqlite")
     s = run_batch(db=db, game="boundary", analysis="playout", ranges=parse_ranges("1-4"),
-                  workers=1, options={"max_plies": 30}, progress=False)
+                  workers=1, options={"max_moves": 30}, progress=False)
     assert s.done == 4
     with ResultStore(db) as st:
         rows = list(st.rows(game="boundary"))
     assert [r.variant for r in rows] == ["default"] * 4
-    assert json.loads(rows[0].fields)["plies"] == 30
+    assert json.loads(rows[0].fields)["length"] == 30
+    assert rows[0].verdict == "unfinished"
 
 
 @pytest.mark.parametrize("kw, message", [
     (dict(game="chess", analysis="thoughtful"), "unknown game"),
     (dict(game="pyramid", analysis="clever"), "unknown analysis"),
-    (dict(game="pyramid", analysis="blind:psychic"), "unknown policy"),
+    (dict(game="pyramid", analysis="blind:psychic"), "unknown analysis"),
+    (dict(game="boundary", analysis="playout", options={"max_moves": -5}), "at least 1"),
+    (dict(game="boundary", analysis="playout", options={"policies": ["psychic"]}), "not one of"),
+    (dict(game="continuum", analysis="puzzle"), "does not depend on the seed"),
     (dict(game="pyramid", analysis="thoughtful", variant="square"), "unknown variant"),
     (dict(game="boundary", analysis="playout", variant="x"), "no variants"),
 ])
@@ -138,8 +149,12 @@ def test_bad_parameters_are_input_errors(tmp_path, kw, message):
     ["pyramid", "batch", "--seeds", "1-3", "--analysis", "blind:psychic", "--db", "r.sqlite"],
     ["pyramid", "batch", "--seeds", "1-3", "--db", "junk.sqlite"],
     ["batch", "--game", "nope", "--analysis", "x", "--seeds", "1", "--db", "r.sqlite"],
-    ["batch", "--game", "boundary", "--analysis", "playout", "--seeds", "1", "--node-limit", "5",
-     "--db", "r.sqlite", "--workers", "1"],
+    ["batch", "--game", "boundary", "--analysis", "playout", "--seeds", "1", "--option", "max_moves=abc",
+     "--db", "r.sqlite"],
+    ["batch", "--game", "boundary", "--analysis", "playout", "--seeds", "1", "--option", "max_moves=-5",
+     "--db", "r.sqlite"],
+    ["batch", "--game", "continuum", "--analysis", "puzzle", "--seeds", "1-20", "--db", "r.sqlite"],
+    ["pyramid", "batch", "--seeds", "1-3", "--time-limit", "nan", "--db", "r.sqlite"],
     ["stats", "missing.sqlite"],
     ["stats", "junk.sqlite"],
     ["export", "junk.sqlite", "--csv", "o.csv"],
@@ -155,7 +170,7 @@ def test_cli_bad_input_exits_2_without_traceback(tmp_path, args):
     result = CliRunner().invoke(solve, args)
     assert result.exit_code == 2, result.output
     assert "error:" in result.output and "Traceback" not in result.output
-    assert not (tmp_path / "r.sqlite").exists() or "boundary" in args
+    assert not (tmp_path / "r.sqlite").exists()
 
 
 def test_cli_batch_stats_export_round_trip(tmp_path):
@@ -298,3 +313,45 @@ def test_repeated_kill_9_at_random_moments(tmp_path):
     seeds = [s for (s,) in con.execute("SELECT seed FROM results ORDER BY seed")]
     con.close()
     assert seeds == list(range(1, n + 1))
+
+
+def test_options_that_change_the_answer_are_part_of_the_key(tmp_path):
+    """A round-1 run after a default (round-7) run is not served the round-7 rows."""
+    db = str(tmp_path / "r.sqlite")
+    default = run_batch(db=db, game="continental", analysis="deal", ranges=[(1, 40)], workers=1, progress=False)
+    round1 = run_batch(db=db, game="continental", analysis="deal", ranges=[(1, 40)], workers=1,
+                       options={"round": 1}, progress=False)
+    assert default.done == 40 and round1.skipped == 0 and round1.done == 40
+    assert round1.analysis == "deal round=1"
+    with ResultStore(db) as st:
+        one = {r.seed: json.loads(r.fields)["round"] for r in st.rows(analysis="deal round=1")}
+        seven = {r.seed: json.loads(r.fields)["round"] for r in st.rows(analysis="deal")}
+    assert set(one.values()) == {1} and set(seven.values()) == {7}
+
+
+def test_a_node_limit_is_honoured_by_every_game(tmp_path):
+    """run_batch(node_limit=...) reaches every game's search (none ignores or rejects it)."""
+    db = str(tmp_path / "r.sqlite")
+    s = run_batch(db=db, game="spectrum", analysis="min-turns", ranges=[(27, 27)], workers=1,
+                  node_limit=1000, progress=False)
+    assert s.verdicts == {"unknown": 1}
+    with ResultStore(db) as st:
+        (row,) = st.rows()
+    assert row.limit == "nodes"
+
+
+def test_stats_count_playout_wins_by_seat(tmp_path):
+    """Spectrum play-outs that P1 wins are counted as P1's wins, not as '0 won'."""
+    db = str(tmp_path / "r.sqlite")
+    run_batch(db=db, game="spectrum", analysis="playout", ranges=[(1, 6)], workers=1,
+              options={"policies": ["solver", "random"], "max_moves": 200}, progress=False)
+    from solver.stats import format_report, summarise
+    with ResultStore(db) as st:
+        report = summarise(st)
+        winners = [json.loads(r.fields)["winner"] for r in st.rows()]
+    (group,) = report["groups"]
+    assert group["kind"] == "playout" and "won" not in group
+    assert group["wins"][0] == winners.count(0) and group["wins"][1] == winners.count(1)
+    assert sum(group["wins"]) + group["draws"] + group["unfinished"] == 6
+    assert "rate 0.00%" not in format_report(report)
+    assert report["side_by_side"] == []

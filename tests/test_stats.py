@@ -94,8 +94,8 @@ def test_cross_check_counts_blind_wins_against_the_search(tmp_path):
 
 
 def test_whole_number_fields_are_summarised(tmp_path):
-    """Spectrum's minimum ``turns`` as a histogram; a field with many values
-    (play-out ``length``) as percentiles; rows without the field ignored."""
+    """Spectrum's minimum ``turns`` (declared by its analysis) as a histogram; a
+    play-out's ``length`` with many values as percentiles; rows without the field ignored."""
     import json
     path = str(tmp_path / "r.sqlite")
     turns = {s: 6 + s % 5 for s in range(1, 101)}
@@ -104,14 +104,14 @@ def test_whole_number_fields_are_summarised(tmp_path):
                        json.dumps({"turns": t})) for s, t in turns.items()])
         store.add([Row("spectrum", "default", "min-turns", 101, "unknown", "nodes", 1, 0.01,
                        json.dumps({"turns": None}))])
-        store.add([Row("spectrum", "default", "playout", s, "P1 wins", None, 0, 0.01,
-                       json.dumps({"length": s})) for s in range(1, 41)])
+        store.add([Row("spectrum", "default", "playout", s, "finished", None, 0, 0.01,
+                       json.dumps({"length": s, "winner": 0, "scores": [1, 0]})) for s in range(1, 41)])
         store.commit()
         report = summarise(store)
     g = {x["analysis"]: x for x in report["groups"]}
     hist = g["min-turns"]["fields"]["turns"]["histogram"]
     assert hist == {str(t): sum(v == t for v in turns.values()) for t in range(6, 11)}
     assert g["playout"]["fields"]["length"]["percentiles"]["max"] == 40
-    assert g["playout"]["other"] == {"P1 wins": 40}
+    assert g["playout"]["wins"] == [40, 0] and g["playout"]["kind"] == "playout"
     text = format_report(report)
     assert "turns    6: 20, 7: 20" in text and "length   median 20" in text
