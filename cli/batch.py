@@ -151,11 +151,16 @@ def stats(db, game, variant, slowest, as_json):
 @click.option("--game", default=None, help="Only this game.")
 @click.option("--variant", default=None, help="Only this variant.")
 @click.option("--analysis", default=None, help="Only this analysis.")
-def export(db, csv_path, game, variant, analysis):
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as one JSON object (not with --csv -).")
+def export(db, csv_path, game, variant, analysis, as_json):
     """Write one CSV row per stored seed (streamed)."""
     from solver.export import export_csv
+    if as_json and csv_path == "-":
+        raise InputError("--json and --csv - would both write to stdout: give --csv a file")
     n = export_csv(db, csv_path, game=game, variant=variant, analysis=analysis)
-    if csv_path != "-":
+    if as_json:
+        emit_json({"database": db, "csv": csv_path, "rows": n})
+    elif csv_path != "-":
         click.echo(f"{n} rows -> {csv_path}", err=True)
 
 
@@ -164,11 +169,15 @@ def export(db, csv_path, game, variant, analysis):
 @click.option("--out", required=True, help="The image to write (e.g. chart.png, chart.svg).")
 @click.option("--game", default=None, help="Only this game.")
 @click.option("--variant", default=None, help="Only this variant.")
-def plot(db, out, game, variant):
+@click.option("--json", "as_json", is_flag=True, help="Print what was drawn as one JSON object.")
+def plot(db, out, game, variant, as_json):
     """Chart the time distribution (log scale) and the win rates with intervals."""
     from solver.plot import plot as draw
     n = draw(db, out, game=game, variant=variant)
-    click.echo(f"{n} result groups -> {out}", err=True)
+    if as_json:
+        emit_json({"database": db, "out": out, "groups": n})
+    else:
+        click.echo(f"{n} result groups -> {out}", err=True)
 
 
 COMMANDS = (batch, stats, export, plot)
