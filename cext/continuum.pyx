@@ -309,15 +309,220 @@ def count_successors(keys, uint32_t movable, bint kings=False):
     return total
 
 
-# the state table, kept between searches (re-allocating megabytes per search
-# costs more than a short search); it grows to the largest size asked for
-cdef uint64_t *_tkey = NULL
-cdef int64_t *_tg = NULL
-cdef int32_t *_tpar = NULL
-cdef int32_t *_tcode = NULL
-cdef int32_t *_tused = NULL      # the slots a search filled, emptied again at its end
-cdef long _tcap = 0
+# ------------------------------------------------------------ A*'s open list
 
+cdef struct Heap:
+    # a binary min-heap of (f, g, row-table slot): least f first, then greatest g
+    int64_t *f
+    int64_t *g
+    int32_t *slot
+    long n, cap, limit     # entries, room, the room it may grow to
+
+
+cdef int heap_init(Heap *H, long cap, long limit) noexcept nogil:
+    """Room for ``cap`` entries, doubled as needed up to ``limit``; -1 if out of memory."""
+    H.n = 0
+    H.cap = cap
+    H.limit = limit
+    H.f = <int64_t *>malloc(cap * sizeof(int64_t))
+    H.g = <int64_t *>malloc(cap * sizeof(int64_t))
+    H.slot = <int32_t *>malloc(cap * sizeof(int32_t))
+    if H.f == NULL or H.g == NULL or H.slot == NULL:
+        heap_free(H)
+        return -1
+    return 0
+
+
+cdef void heap_free(Heap *H) noexcept nogil:
+    free(H.f)
+    free(H.g)
+    free(H.slot)
+    H.f = NULL
+    H.g = NULL
+    H.slot = NULL
+    H.n = H.cap = 0
+
+
+cdef inline bint heap_before(int64_t f1, int64_t g1, int64_t f2, int64_t g2) noexcept nogil:
+    """Does (f1, g1) leave the heap before (f2, g2)?  Least f, ties to the greatest g."""
+    return f1 < f2 or (f1 == f2 and g1 > g2)
+
+
+cdef int heap_grow(Heap *H) noexcept nogil:
+    """Double the room: 1 if that would pass the limit, -1 if out of memory."""
+    cdef int64_t *nf
+    cdef int64_t *ng
+    cdef int32_t *ns
+    if H.cap >= H.limit:
+        return 1
+    nf = <int64_t *>realloc(H.f, 2 * H.cap * sizeof(int64_t))
+    if nf == NULL:
+        return -1
+    H.f = nf
+    ng = <int64_t *>realloc(H.g, 2 * H.cap * sizeof(int64_t))
+    if ng == NULL:
+        return -1
+    H.g = ng
+    ns = <int32_t *>realloc(H.slot, 2 * H.cap * sizeof(int32_t))
+    if ns == NULL:
+        return -1
+    H.slot = ns
+    H.cap *= 2
+    return 0
+
+
+cdef inline int heap_push(Heap *H, int64_t f, int64_t g, int32_t slot) noexcept nogil:
+    """Add an entry, sifting it up; 0, or :func:`heap_grow`'s failure (nothing added)."""
+    cdef long i, parent
+    cdef int r
+    cdef int64_t *hf
+    cdef int64_t *hg
+    cdef int32_t *hs
+    if H.n >= H.cap:
+        r = heap_grow(H)
+        if r:
+            return r
+    hf, hg, hs = H.f, H.g, H.slot
+    i = H.n
+    H.n += 1
+    while i > 0:
+        parent = (i - 1) // 2
+        if heap_before(f, g, hf[parent], hg[parent]):
+            hf[i] = hf[parent]
+            hg[i] = hg[parent]
+            hs[i] = hs[parent]
+            i = parent
+        else:
+            break
+    hf[i] = f
+    hg[i] = g
+    hs[i] = slot
+    return 0
+
+
+cdef inline void heap_pop(Heap *H, int64_t *f, int64_t *g, long *slot) noexcept nogil:
+    """Take the first entry (the heap is not empty), sifting the last one down."""
+    cdef long i = 0, c, n
+    cdef int64_t tf, tg
+    cdef int32_t ts
+    cdef int64_t *hf = H.f
+    cdef int64_t *hg = H.g
+    cdef int32_t *hs = H.slot
+    f[0] = hf[0]
+    g[0] = hg[0]
+    slot[0] = hs[0]
+    H.n -= 1
+    n = H.n
+    if n == 0:
+        return
+    tf = hf[n]
+    tg = hg[n]
+    ts = hs[n]
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and heap_before(hf[c + 1], hg[c + 1], hf[c], hg[c]):
+            c += 1
+        if heap_before(hf[c], hg[c], tf, tg):
+            hf[i] = hf[c]
+            hg[i] = hg[c]
+            hs[i] = hs[c]
+            i = c
+        else:
+            break
+    hf[i] = tf
+    hg[i] = tg
+    hs[i] = ts
+
+
+# ------------------------------------------------------------ A*'s row table
+
+cdef struct RowTable:
+    # open addressing on the canonical key (linear probing); a slot is a row
+    uint64_t *key          # EMPTY_ROW marks a free slot
+    int64_t *g             # the least cost found to the row
+    int32_t *parent        # the slot it was reached from (-1: the start)
+    int32_t *code          # the move from there
+    int32_t *used          # the slots this search filled, in order
+    long alloc             # slots allocated (kept between searches)
+    uint64_t mask          # this search's size - 1 (a power of two, at most ``alloc``)
+    long n                 # rows this search stored
+
+
+DEF EMPTY_ROW = 0xFFFFFFFFFFFFFFFF     # no key: bits 60-63 count at most 12 West pyramids
+
+# the table is kept between searches (re-allocating megabytes per search costs
+# more than a short search); it grows to the largest size asked for
+cdef RowTable _T
+
+
+cdef void table_release(RowTable *T) noexcept nogil:
+    free(T.key)
+    free(T.g)
+    free(T.parent)
+    free(T.code)
+    free(T.used)
+    T.key = NULL
+    T.g = NULL
+    T.parent = NULL
+    T.code = NULL
+    T.used = NULL
+    T.alloc = 0
+
+
+cdef int table_open(RowTable *T, long max_states) except -1:
+    """Ready for a search that stores at most ``max_states`` rows: twice as many
+    slots at least (a power of two, 1024 or more), all free."""
+    cdef long cap = 1024, z
+    while cap < 2 * max_states:
+        cap *= 2
+    if cap > T.alloc:
+        table_release(T)
+        T.key = <uint64_t *>malloc(cap * sizeof(uint64_t))
+        T.g = <int64_t *>malloc(cap * sizeof(int64_t))
+        T.parent = <int32_t *>malloc(cap * sizeof(int32_t))
+        T.code = <int32_t *>malloc(cap * sizeof(int32_t))
+        T.used = <int32_t *>malloc(cap * sizeof(int32_t))
+        if T.key == NULL or T.g == NULL or T.parent == NULL or T.code == NULL or T.used == NULL:
+            table_release(T)
+            raise MemoryError()
+        T.alloc = cap
+        for z in range(cap):
+            T.key[z] = <uint64_t>EMPTY_ROW
+    T.mask = cap - 1
+    T.n = 0
+    return 0
+
+
+cdef inline long table_find(const RowTable *T, uint64_t key) noexcept nogil:
+    """The slot holding ``key``, or the free slot where it would go."""
+    cdef long slot = <long>(mix(key) & T.mask)
+    while T.key[slot] != <uint64_t>EMPTY_ROW and T.key[slot] != key:
+        slot = (slot + 1) & T.mask
+    return slot
+
+
+cdef inline bint table_free(const RowTable *T, long slot) noexcept nogil:
+    return T.key[slot] == <uint64_t>EMPTY_ROW
+
+
+cdef inline void table_add(RowTable *T, long slot, uint64_t key) noexcept nogil:
+    """Store ``key`` in the free ``slot`` (from :func:`table_find`)."""
+    T.key[slot] = key
+    T.used[T.n] = <int32_t>slot
+    T.n += 1
+
+
+cdef void table_close(RowTable *T) noexcept nogil:
+    """Free the slots this search filled, so the next one finds them free."""
+    cdef long i
+    for i in range(T.n):
+        T.key[T.used[i]] = <uint64_t>EMPTY_ROW
+    T.n = 0
+
+
+# ------------------------------------------------------------ A*
 
 def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_moves,
           bint kings, long max_nodes, long max_states, int max_step=6, movable=None,
@@ -341,81 +546,33 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
     ``64 * max_states`` bytes, kept for the next search (not re-entrant).
     """
     cdef uint32_t mov = own if movable is None else movable
-    cdef long cap = 1024
-    while cap < 2 * max_states:
-        cap *= 2
-    cdef uint64_t mask = cap - 1
-    cdef uint64_t EMPTY = <uint64_t>0xFFFFFFFFFFFFFFFFULL
-    cdef uint64_t *tkey
-    cdef int64_t *tg
-    cdef int32_t *tpar
-    cdef int32_t *tcode
-    cdef int32_t *tused
-    cdef long z
-    global _tkey, _tg, _tpar, _tcode, _tused, _tcap
-    if cap > _tcap:
-        free(_tkey); free(_tg); free(_tpar); free(_tcode); free(_tused)
-        _tkey = <uint64_t *>malloc(cap * sizeof(uint64_t))
-        _tg = <int64_t *>malloc(cap * sizeof(int64_t))
-        _tpar = <int32_t *>malloc(cap * sizeof(int32_t))
-        _tcode = <int32_t *>malloc(cap * sizeof(int32_t))
-        _tused = <int32_t *>malloc(cap * sizeof(int32_t))
-        _tcap = cap
-        if _tkey == NULL or _tg == NULL or _tpar == NULL or _tcode == NULL or _tused == NULL:
-            free(_tkey); free(_tg); free(_tpar); free(_tcode); free(_tused)
-            _tkey = NULL; _tg = NULL; _tpar = NULL; _tcode = NULL; _tused = NULL; _tcap = 0
-            raise MemoryError()
-        for z in range(cap):
-            _tkey[z] = EMPTY
-    tkey, tg, tpar, tcode, tused = _tkey, _tg, _tpar, _tcode, _tused
-    cdef long hcap = 4096, hn = 0
-    cdef int64_t *hf = <int64_t *>malloc(hcap * sizeof(int64_t))
-    cdef int64_t *hg = <int64_t *>malloc(hcap * sizeof(int64_t))
-    cdef int32_t *hidx = <int32_t *>malloc(hcap * sizeof(int32_t))
-    cdef long heap_limit = 16 * max_states
+    cdef RowTable *T = &_T
+    cdef Heap H
     cdef uint64_t okey[MAXSUCC]
     cdef int ocost[MAXSUCC]
     cdef int ocode[MAXSUCC]
-    cdef long nodes = 0, states = 0, slot, i, c, parent, child
-    cdef int nsucc, a, found = -1, status = 1   # 0 found, 1 exhausted, 2 nodes, 3 states, 4 heap
-    cdef int64_t g, g2, f, tf, tgv
-    cdef int32_t ti
+    cdef long nodes = 0, states, slot, child
+    cdef int nsucc, a, full, found = -1
+    cdef int status = 1      # 0 found, 1 exhausted, 2 nodes, 3 states, 4 heap, 5 out of memory
+    cdef int64_t f, g, g2
     cdef int primary, secondary
-    if hf == NULL or hg == NULL or hidx == NULL:
-        free(hf); free(hg); free(hidx)
+    table_open(T, max_states)
+    if heap_init(&H, 4096, 16 * max_states) < 0:
         raise MemoryError()
     try:
         with nogil:
-            slot = <long>(mix(start) & mask)
-            tused[0] = <int32_t>slot
-            tkey[slot] = start; tg[slot] = 0; tpar[slot] = -1; tcode[slot] = -1
-            states = 1
-            hf[0] = <int64_t>heuristic(start, own, mov, mode) * SCALE * weight
-            hg[0] = 0
-            hidx[0] = <int32_t>slot
-            hn = 1
-            while hn > 0:
-                # pop the minimum (f, then g)
-                f = hf[0]; g = hg[0]; slot = hidx[0]
-                hn -= 1
-                if hn > 0:
-                    tf = hf[hn]; tgv = hg[hn]; ti = hidx[hn]
-                    i = 0
-                    while True:
-                        c = 2 * i + 1
-                        if c >= hn:
-                            break
-                        if c + 1 < hn and (hf[c + 1] < hf[c] or (hf[c + 1] == hf[c] and hg[c + 1] > hg[c])):
-                            c += 1
-                        if hf[c] < tf or (hf[c] == tf and hg[c] > tgv):
-                            hf[i] = hf[c]; hg[i] = hg[c]; hidx[i] = hidx[c]
-                            i = c
-                        else:
-                            break
-                    hf[i] = tf; hg[i] = tgv; hidx[i] = ti
-                if g != tg[slot]:
-                    continue            # stale entry
-                if is_goal(tkey[slot], colours):
+            slot = table_find(T, start)
+            table_add(T, slot, start)
+            T.g[slot] = 0
+            T.parent[slot] = -1
+            T.code[slot] = -1
+            heap_push(&H, <int64_t>heuristic(start, own, mov, mode) * SCALE * weight, 0,
+                      <int32_t>slot)
+            while H.n > 0:
+                heap_pop(&H, &f, &g, &slot)
+                if g != T.g[slot]:
+                    continue            # stale: the row was reached cheaper since
+                if is_goal(T.key[slot], colours):
                     found = <int>slot
                     status = 0
                     break
@@ -423,7 +580,7 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
                     status = 2
                     break
                 nodes += 1
-                nsucc = gen(tkey[slot], mov, kings, okey, ocost, ocode)
+                nsucc = gen(T.key[slot], mov, kings, okey, ocost, ocode)
                 for a in range(nsucc):
                     if ocost[a] > max_step:
                         continue
@@ -431,63 +588,45 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
                         g2 = g + SCALE + ocost[a]
                     else:
                         g2 = g + <int64_t>ocost[a] * SCALE + 1
-                    child = <long>(mix(okey[a]) & mask)
-                    while tkey[child] != EMPTY and tkey[child] != okey[a]:
-                        child = (child + 1) & mask
-                    if tkey[child] == EMPTY:
-                        if states >= max_states:
+                    child = table_find(T, okey[a])
+                    if table_free(T, child):
+                        if T.n >= max_states:
                             status = 3
                             break
-                        tkey[child] = okey[a]
-                        tused[states] = <int32_t>child
-                        states += 1
-                    elif tg[child] <= g2:
+                        table_add(T, child, okey[a])
+                    elif T.g[child] <= g2:
                         continue
-                    tg[child] = g2; tpar[child] = <int32_t>slot; tcode[child] = ocode[a]
-                    if hn >= hcap:
-                        if hcap >= heap_limit:
-                            status = 4
-                            break
-                        hcap *= 2
-                        with gil:
-                            hf = <int64_t *>realloc(hf, hcap * sizeof(int64_t))
-                            hg = <int64_t *>realloc(hg, hcap * sizeof(int64_t))
-                            hidx = <int32_t *>realloc(hidx, hcap * sizeof(int32_t))
-                            if hf == NULL or hg == NULL or hidx == NULL:
-                                raise MemoryError()
-                    # push, sifting up
-                    tf = g2 + <int64_t>heuristic(okey[a], own, mov, mode) * SCALE * weight
-                    i = hn
-                    hn += 1
-                    while i > 0:
-                        parent = (i - 1) // 2
-                        if tf < hf[parent] or (tf == hf[parent] and g2 > hg[parent]):
-                            hf[i] = hf[parent]; hg[i] = hg[parent]; hidx[i] = hidx[parent]
-                            i = parent
-                        else:
-                            break
-                    hf[i] = tf; hg[i] = g2; hidx[i] = <int32_t>child
+                    T.g[child] = g2
+                    T.parent[child] = <int32_t>slot
+                    T.code[child] = ocode[a]
+                    full = heap_push(&H, g2 + <int64_t>heuristic(okey[a], own, mov, mode) * SCALE * weight,
+                                     g2, <int32_t>child)
+                    if full:
+                        status = 4 if full > 0 else 5
+                        break
                 if status >= 3:
                     break
+        states = T.n
+        if status == 5:
+            raise MemoryError()
         if status != 0:
             limit = {1: None, 2: "max_nodes", 3: "max_states", 4: "heap"}[status]
             return ("exhausted" if status == 1 else "limit", limit, None, None, None, nodes, states)
         path = []
         slot = found
-        while tpar[slot] >= 0:
-            path.append((tkey[slot], tcode[slot]))
-            slot = tpar[slot]
+        while T.parent[slot] >= 0:
+            path.append((T.key[slot], T.code[slot]))
+            slot = T.parent[slot]
         path.reverse()
-        g = tg[found]
+        g = T.g[found]
         primary = <int>(g // SCALE)
         secondary = <int>(g % SCALE)
         if by_moves:
             return ("found", None, secondary, primary, path, nodes, states)
         return ("found", None, primary, secondary, path, nodes, states)
     finally:
-        for i in range(states):
-            tkey[tused[i]] = EMPTY
-        free(hf); free(hg); free(hidx)
+        table_close(T)
+        heap_free(&H)
 
 
 def side_masks(uint64_t key):
