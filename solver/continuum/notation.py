@@ -12,12 +12,17 @@ for the border switch, ``rS k yS`` for a king.
 True
 >>> format_move(parse_move("bm<_")), format_move(parse_move("rSxyS"))
 ('bM<_', 'rS x yS')
+
+The text of a row or a move is spelled by the objects themselves
+(``Row.text()``, ``Move.text()`` in :mod:`solver.continuum.rules`, which
+never imports this module); ``format_row``/``format_move`` are those, and the
+parsers here read them back.
 """
 from __future__ import annotations
 
 import re
 
-from solver.continuum.pieces import pyramid_id, pyramid_name
+from solver.continuum.pieces import pyramid_id
 from solver.continuum.rules import Move, Row, make_row
 from solver.errors import InputError
 
@@ -27,10 +32,7 @@ _SWAP = re.compile(r"^\s*(\w\w)\s*([xk])\s*(\w\w)\s*$", re.IGNORECASE)
 
 def format_row(row: Row) -> str:
     """``rL rM rS | bL bM bS || ...``: stacks West to East, bottom first."""
-    return " || ".join(
-        " | ".join(" ".join(pyramid_name(p) for p in stack) for stack in side)
-        for side in row.sides
-    )
+    return row.text()
 
 
 def parse_row(text: str) -> Row:
@@ -53,11 +55,8 @@ def parse_row(text: str) -> Row:
 
 
 def format_move(move: Move) -> str:
-    name = pyramid_name(move.pid)
-    if move.kind in ("switch", "king"):
-        return f"{name} {'x' if move.kind == 'switch' else 'k'} {pyramid_name(move.other)}"
-    arrow = ">" if move.direction > 0 else "<"
-    return name + arrow + ("_" if move.kind == "gap" else "")
+    """``rS>``, ``rS<_``, ``rS x yS``, ``rS k yS`` (see :meth:`Move.text`)."""
+    return move.text()
 
 
 def parse_move(text: str) -> Move:

@@ -12,8 +12,7 @@ neighbouring singles.  The compiled twin is ``cext/continuum.pyx``.
 'rL rM rS | bL bM bS || yL yM yS | gL gM gS'
 >>> [m.text() for m, _ in legal_moves(row, own_pyramids("A"))]
 ['rS<_', 'rS>', 'rS>_', 'yS>', 'yS>_']
->>> from solver.continuum.notation import parse_move
->>> row = row.play(parse_move("rS>"))
+>>> row = row.play(Move("onto", pyramid_id("rS"), direction=+1))
 >>> row.text()
 'rL rM | bL bM bS rS || yL yM yS | gL gM gS'
 >>> [(m.text(), c) for m, c in legal_moves(row, own_pyramids("A")) if m.kind == "switch"]
@@ -48,8 +47,14 @@ class Move:
     direction: int = 0
 
     def text(self) -> str:
-        from solver.continuum.notation import format_move
-        return format_move(self)
+        """``rS>`` / ``rS<`` onto a neighbour, ``rS>_`` / ``rS<_`` as a new stack,
+        ``rS x yS`` the border switch, ``rS k yS`` a king's switch
+        (``notation.parse_move`` reads it back)."""
+        name = pyramid_name(self.pid)
+        if self.kind in ("switch", "king"):
+            return f"{name} {'x' if self.kind == 'switch' else 'k'} {pyramid_name(self.other)}"
+        arrow = ">" if self.direction > 0 else "<"
+        return name + arrow + ("_" if self.kind == "gap" else "")
 
     def __str__(self) -> str:
         return self.text()
@@ -70,8 +75,12 @@ class Row:
         return self.sides[EAST]
 
     def text(self) -> str:
-        from solver.continuum.notation import format_row
-        return format_row(self)
+        """``rL rM rS | bL bM bS || ...``: stacks West to East, bottom first, the
+        continuum ``||`` (``notation.parse_row`` reads it back)."""
+        return " || ".join(
+            " | ".join(" ".join(pyramid_name(p) for p in stack) for stack in side)
+            for side in self.sides
+        )
 
     def __str__(self) -> str:
         return self.text()
