@@ -12,6 +12,7 @@ import time
 from solver.cext import spectrum as fast
 from solver.spectrum import refsearch as ref
 from solver.spectrum.rules import Game
+from solver.game import Limits
 from solver.spectrum.search import solve_seed
 
 START = Game(1, 7).new_state()
@@ -59,7 +60,7 @@ def sweep(first, last, *, max_seconds=60.0, out=None):
     turns, times, cpu, unknown = {}, [], [], 0
     for seed in range(first, last + 1):
         t0, c0 = time.perf_counter(), time.process_time()
-        row = solve_seed(seed, max_seconds=max_seconds)
+        row = solve_seed(seed, limits=Limits(time_limit=max_seconds)).to_dict()
         times.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
         if row["verdict"] != "won":
@@ -67,7 +68,7 @@ def sweep(first, last, *, max_seconds=60.0, out=None):
         else:
             turns[row["turns"]] = turns.get(row["turns"], 0) + 1
         if out:
-            out.write(f"{seed} {row['verdict']} {row.get('turns')} {row['nodes']} {times[-1]:.3f}"
+            out.write(f"{seed} {row['verdict']} {row['turns']} {row['nodes']} {times[-1]:.3f}"
                       f" {cpu[-1]:.3f}\n")
             out.flush()
     return turns, unknown, times, cpu
@@ -93,7 +94,7 @@ def test_hard_seeds():
     nodes, and how many of them the pass without upconversions took."""
     for seed in (27, 95, 438):
         c0 = time.process_time()
-        row = solve_seed(seed)
+        row = solve_seed(seed).to_dict()
         cpu = time.process_time() - c0
         first = sum(it["nodes_without_upconversions"] or 0 for it in row["iterations"])
         print(f"\nseed {seed}: {row['verdict']} in {row['turns']} turns, {cpu:.2f} CPU s, "

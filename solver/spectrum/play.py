@@ -1,66 +1,61 @@
-"""Multiplayer play-outs between policies: ``random`` and ``solver``.
+"""The ``solver`` play policy: the first move of a minimum-turn plan.
 
-``random`` picks uniformly among the legal moves with its own SplitMix64,
-seeded ``seed XOR (0xD1B54A32D192ED03 * seat)`` so the game's goal stream
-stays one stream (a decision the rules page leaves open).  ``solver`` plays
-the first move of a minimum-turn plan for its own stash (the solitaire
-search: from the mover's side the supply is exactly 4 minus its own stash),
-takes missing pieces from the opponent with the lowest stash value, and
-when its search hits its node limit plays the move whose result has the
-least lower bound on the turns still needed.
+Play-outs run through the one shared loop (:func:`solver.playout.play_out`);
+the shared ``random`` policy (uniform over ``legal_moves()``) needs nothing
+here.  ``solver`` plays the first move of a minimum-turn plan for its own
+stash (the solitaire search: from the mover's side the supply is exactly 4
+minus its own stash), takes missing pieces from the opponent with the lowest
+stash value, and when its search runs over its budget plays the move whose
+result has the least lower bound on the turns still needed.  With one legal
+move, or when nothing matches the plan, it picks uniformly with the seat's
+generator, as ``random`` does.
+
+>>> from solver.spectrum.contract import Spectrum
+>>> from solver.playout import seat_rng
+>>> st = Spectrum(players=2).new_initial_state(1)
+>>> st.format_move(SolverPolicy().choose(st, seat_rng(1, 0)))
+'exchange M:yellow -> S:lime S:lime'
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+from solver.game import Policy
+from solver.spectrum.rules import Move
 
-from solver.errors import InputError
-from solver.rng import MASK64, SplitMix64, check_seed
-from solver.spectrum.rules import Game, Move, State
-
-POLICIES = ("random", "solver")
-DEFAULT_MAX_TURNS = 200
+SOLVER_NODES = 200_000
+"""The solver policy's node budget per move (its search stops earlier at 10 CPU seconds)."""
+SOLVER_SECONDS = 10.0
 
 
-def policy_rng(seed: int, seat: int) -> SplitMix64:
-    return SplitMix64(seed ^ ((0xD1B54A32D192ED03 * (seat + 1)) & MASK64))
+class SolverPolicy(Policy):
+    """Plays the first move of its own minimum-turn plan (see the module).
+
+    ``nodes`` counts the search nodes of every move it chose (the shared loop
+    adds them to the play-out's ``nodes``)."""
+
+    name = "solver"
+
+    def __init__(self, *, node_limit: int = SOLVER_NODES, time_limit: float = SOLVER_SECONDS):
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.nodes = 0
+
+    def choose(self, state, rng) -> Move:
+        ref = getattr(state, "ref", state)      # the contract state or a rules.State
+        moves = ref.legal_moves()
+        if len(moves) > 1:
+            from solver.spectrum.search import closest_move, first_move_of_plan
+            planned, nodes = first_move_of_plan(ref, node_limit=self.node_limit,
+                                                time_limit=self.time_limit)
+            self.nodes += nodes
+            if planned is None:
+                planned = closest_move(ref)
+            if planned is not None:
+                first = str(planned)
+                same = [m for m in moves
+                        if str(Move(m.kind, m.colour, m.to_colour, m.give, m.receive)) == first]
+                if same:
+                    return min(same, key=lambda m: sum(ref.value(p) for _, p in m.sources))
+        return moves[rng.below(len(moves))]
 
 
-def choose(state: State, policy: str, rng: SplitMix64, *, max_nodes: int = 200_000) -> Move:
-    """The move ``policy`` plays in ``state``."""
-    moves = state.legal_moves()
-    if policy == "solver" and len(moves) > 1:
-        from solver.spectrum.search import closest_move, first_move_of_plan
-        planned = first_move_of_plan(state, max_nodes=max_nodes, max_seconds=10.0)
-        if planned is None:
-            planned = closest_move(state)
-        if planned is not None:
-            first = str(planned)
-            same = [m for m in moves if str(Move(m.kind, m.colour, m.to_colour, m.give, m.receive)) == first]
-            if same:
-                return min(same, key=lambda m: sum(state.value(p) for _, p in m.sources))
-    return moves[rng.below(len(moves))]
-
-
-def play_game(*, players: int, seed: int, policies: Sequence[str],
-              max_turns: int = DEFAULT_MAX_TURNS, solver_nodes: int = 200_000) -> dict:
-    """One game; ``policies`` has one entry per seat.  Returns the moves, the
-    winner seat (1-based, or None if ``max_turns`` passed) and the length."""
-    check_seed(seed)
-    if len(policies) != players:
-        raise InputError(f"{players} players need {players} policies, got {len(policies)}")
-    for p in policies:
-        if p not in POLICIES:
-            raise InputError(f"unknown policy {p!r} (expected one of {', '.join(POLICIES)})")
-    state = Game(players, seed).new_state()
-    rngs = [policy_rng(seed, s) for s in range(players)]
-    log: List[str] = []
-    while not state.is_terminal() and state.turn < max_turns:
-        seat = state.to_move
-        move = choose(state, policies[seat], rngs[seat], max_nodes=solver_nodes)
-        state.apply(move)
-        log.append(f"P{seat + 1} {move}")
-    winner = None if state.winner is None else state.winner + 1
-    return {"seed": seed, "players": players, "policies": list(policies),
-            "verdict": f"P{winner} wins" if winner else "unfinished", "winner": winner,
-            "winner_policy": policies[winner - 1] if winner else None,
-            "length": state.turn, "moves": log, "final": state.text()}
+__all__ = ["SolverPolicy", "SOLVER_NODES"]

@@ -29,6 +29,10 @@ WIN_VALUE = 6
 EXCHANGE, UPCONVERT, PASS = 0, 1, 2
 
 
+class IllegalMove(InputError):
+    """A move the rules do not allow here (bad input: exit status 2 at the CLI)."""
+
+
 @dataclass(frozen=True)
 class Move:
     """One turn.  ``give``/``receive`` are (small, medium, large) counts; an
@@ -72,6 +76,10 @@ def parse_move(text: str) -> Move:
     'exchange L:red -> S:orange M:orange'
     >>> parse_move(str(Move(UPCONVERT, 3, 3, (1, 0, 0), (0, 1, 0), ((1, 2),)))).sources
     ((1, 2),)
+    >>> parse_move("upconvert S:lime -> M:lime [M:red from P3]")
+    Traceback (most recent call last):
+    ...
+    solver.errors.InputError: a source names a piece the move does not receive: 'upconvert S:lime -> M:lime [M:red from P3]'
     """
     if not isinstance(text, str):
         raise InputError("a move must be text")
@@ -83,9 +91,11 @@ def parse_move(text: str) -> Move:
         t, _, src = t[:-1].partition("[")
         for part in src.split(","):
             what, sep, who = part.strip().partition(" from ")
-            if not sep or not who.strip().upper().startswith("P") or not who.strip()[1:].isdigit():
+            size, colon, colour = what.strip().partition(":")
+            if (not sep or not colon or not who.strip().upper().startswith("P")
+                    or not who.strip()[1:].isdigit() or int(who.strip()[1:]) < 1):
                 raise InputError(f"malformed source {part.strip()!r} (expected e.g. S:red from P2)")
-            sources.append((parse_size(what.split(":")[0]), int(who.strip()[1:]) - 1))
+            sources.append((parse_size(size), parse_colour(colour), int(who.strip()[1:]) - 1))
     word, _, rest = t.strip().partition(" ")
     kind = {"exchange": EXCHANGE, "upconvert": UPCONVERT}.get(word.lower())
     left, arrow, right = rest.partition("->")
@@ -104,7 +114,10 @@ def parse_move(text: str) -> Move:
             raise InputError(f"each side of a move is a non-empty set of one colour: {text!r}")
         sides.append((colours.pop(), tuple(counts)))
     (colour, give), (to_colour, receive) = sides
-    return Move(kind, colour, to_colour, give, receive, tuple(sources))
+    for size, src_colour, _ in sources:
+        if src_colour != to_colour or not receive[size]:
+            raise InputError(f"a source names a piece the move does not receive: {text!r}")
+    return Move(kind, colour, to_colour, give, receive, tuple((s, p) for s, _, p in sources))
 
 
 @dataclass(frozen=True)
@@ -228,8 +241,8 @@ class State:
     def apply(self, move: Move) -> None:
         """Play ``move`` for the player to move (InputError if illegal), then
         the goal check, the win check and the turn passes."""
-        if move not in self.legal_moves():
-            raise InputError(f"illegal move: {move}")
+        if not isinstance(move, Move) or move not in self.legal_moves():
+            raise IllegalMove(f"illegal move: {str(move)[:80]}")
         mine = self.stashes[self.to_move]
         if move.kind != PASS:
             taken = {}
@@ -293,5 +306,5 @@ def _receipts(total: int, give: Sequence[int]) -> List[Tuple[int, int, int]]:
     return out
 
 
-__all__ = ["Game", "State", "Move", "parse_move", "COLOURS", "SIZES", "WIN_VALUE",
+__all__ = ["Game", "State", "Move", "IllegalMove", "parse_move", "COLOURS", "SIZES", "WIN_VALUE",
            "EXCHANGE", "UPCONVERT", "PASS", "format_stash", "format_goals"]

@@ -1,11 +1,14 @@
 """Drives the compiled searches: verdicts, limits, plans checked by the reference.
 
-``solve_seed`` finds the solitaire's minimum turns with IDA* (``solver.cext.spectrum``):
+``min_turns``/``solve_seed`` find the solitaire's minimum turns with IDA*
+(``solver.cext.spectrum``):
 the lower bound is admissible, so when bound ``t`` yields a win after every
 bound below ``t`` was searched to exhaustion, ``t`` is the proven minimum.
 ``reach`` answers a reachability question by breadth-first search; it says
-``unreachable`` only when every reachable position was visited.  A limit hit
-gives ``unknown`` with the limit named, never a guess.  Every plan is replayed
+``lost`` (unreachable) only when every reachable position was visited.  Both
+answer a :class:`solver.game.Result` and honour :class:`solver.game.Limits`
+(nodes, time, table memory); a limit hit gives ``unknown`` with the limit
+named, never a guess.  Every plan is replayed
 on the reference rules (rules.py) before it is reported.
 """
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import List, Optional, Sequence
 
 from solver.cext import spectrum as fast
 from solver.errors import InputError
+from solver.game import Limits, Result
 from solver.rng import check_seed
 from solver.spectrum.notation import (
     Goal, format_direction, format_goals, format_stash, parse_direction, parse_goals,
@@ -23,15 +27,50 @@ from solver.spectrum.notation import (
 )
 from solver.spectrum.rules import Game, Move, State
 
-DEFAULT_MAX_NODES = 100_000_000   # the 60 s time limit binds first (~1.5M nodes/s)
-DEFAULT_MAX_SECONDS = 60.0
-DEFAULT_TT_BITS = 20      # 2**20 entries of 24 bytes: 24 MB
-DEFAULT_MAX_STATES = 2_000_000
+DEFAULT_LIMITS = Limits(node_limit=100_000_000, time_limit=60.0, table_mb=192.0)
+"""min-turns: the 60 s limit binds first (~1.5M nodes/s); 192 MiB are the
+2**20-entry tables (128 MiB at their peak) and the goal tree (a quarter)."""
+REACH_LIMITS = Limits(node_limit=2_000_000, time_limit=60.0, table_mb=256.0)
+"""reach: 2M stored positions (72 B each at most, 137 MiB), 60 s."""
+
+TT_ENTRY_BYTES = 32       # sizeof(TTEntry) in cext/spectrum_ida.pxi
+TREE_NODE_BYTES = 72      # sizeof(TNode) in cext/spectrum_goaltree.pxi
+BFS_STATE_BYTES = 72      # a QItem (40 B) and up to 4 hash slots of 8 B per stored state
+MAX_TREE_NODES = 1 << 20  # the goal tree's own cap (it never nears it in practice)
+KERNEL_LIMITS = {"nodes": "nodes", "seconds": "time", "turns": "memory", "goal-tree": "memory",
+                 "states": "nodes"}
+"""The kernel's limit names as the contract's: a plan longer than the kernel's
+fixed path arrays and a full goal tree are memory bounds."""
 
 
-def tree_for(state: State) -> "fast.GoalTree":
-    """The compiled goal tree rooted at a state's goals, bags and generator."""
-    return fast.GoalTree(state.goals, state.bags, state.rng.state)
+def table_bits(table_mb: float) -> Optional[int]:
+    """log2 of the transposition table's entries for a budget of ``table_mb`` MiB,
+    or None if even the smallest table (2**4 entries) does not fit.
+
+    Three quarters of the budget go to the tables: the table (2**bits entries),
+    the cache of static cuts (up to 2**(bits+1)) and the old cache while it
+    doubles (2**bits), 32 bytes an entry: 128 B x 2**bits at the peak.  The
+    other quarter bounds the goal tree (:func:`tree_limit`).
+
+    >>> table_bits(192), table_bits(1), table_bits(0.001)
+    (20, 12, None)
+    """
+    entries = table_mb * 0.75 * 2 ** 20 / (4 * TT_ENTRY_BYTES)
+    if entries < 16:
+        return None
+    return min(28, int(entries).bit_length() - 1)
+
+
+def tree_limit(table_mb: float) -> int:
+    """Goal-tree nodes that fit in a quarter of ``table_mb`` MiB (with the
+    doubling realloc's old copy), at most 2**20."""
+    return max(16, min(MAX_TREE_NODES, int(table_mb * 0.25 * 2 ** 20 / (1.5 * TREE_NODE_BYTES))))
+
+
+def tree_for(state: State, *, limit: int = MAX_TREE_NODES) -> "fast.GoalTree":
+    """The compiled goal tree rooted at a state's goals, bags and generator
+    (at most ``limit`` nodes)."""
+    return fast.GoalTree(state.goals, state.bags, state.rng.state, limit)
 
 
 def replay(state: State, codes: Sequence[int]) -> List[dict]:
@@ -54,49 +93,84 @@ def replay(state: State, codes: Sequence[int]) -> List[dict]:
     return turns
 
 
-def min_turns(state: State, *, max_nodes: int = DEFAULT_MAX_NODES,
-              max_seconds: float = DEFAULT_MAX_SECONDS, max_turns: int = 40,
-              tt_bits: int = DEFAULT_TT_BITS) -> dict:
-    """Minimum turns for the player to move to win alone from ``state``."""
+def _limits(limits: Optional[Limits], defaults: Limits) -> Limits:
+    return (limits or Limits()).or_defaults(**defaults.to_dict())
+
+
+def min_turns(state: State, *, limits: Optional[Limits] = None) -> Result:
+    """Minimum turns for the player to move to win alone from ``state``: a
+    Result whose ``line`` is the plan and whose fields are always
+    ``turns``, ``lower_bound``, ``goals``, ``proof``, ``iterations`` (None or
+    empty where they do not apply).
+
+    ``verdict`` is ``won`` (``turns`` proven minimal), ``lost`` (no win at all:
+    every line searched) or ``unknown`` with the limit that stopped it:
+    ``nodes`` (``node_limit``), ``time`` (``time_limit``, CPU seconds) or
+    ``memory`` (``table_mb`` bounds the tables and the goal tree, see
+    :func:`table_bits`; a plan longer than the kernel's path arrays also
+    counts as memory).  ``lower_bound`` is then the bound being searched:
+    every smaller one was exhausted, so the minimum is at least that.
+
+    >>> r = min_turns(Game(1, 10).new_state())
+    >>> r.verdict, r.fields["turns"], len(r.line)
+    ('won', 7, 7)
+    >>> r = min_turns(Game(1, 27).new_state(), limits=Limits(node_limit=1000))
+    >>> r.verdict, r.limit, r.fields["turns"], r.fields["lower_bound"] <= 11
+    ('unknown', 'nodes', None, True)
+    """
+    lim = _limits(limits, DEFAULT_LIMITS)
     t0 = time.perf_counter()
-    raw = fast.ida_min_turns(state.stashes[state.to_move], state.direction, tree_for(state),
-                             max_nodes=max_nodes, max_seconds=max_seconds,
-                             max_turns=max_turns, tt_bits=tt_bits)
+    fields = {"turns": None, "lower_bound": None, "goals": format_goals(state.goals),
+              "proof": None, "iterations": []}
+    bits = table_bits(lim.table_mb)
+    if bits is None:
+        return Result("unknown", limit="memory", seconds=time.perf_counter() - t0, fields=fields)
+    raw = fast.ida_min_turns(state.stashes[state.to_move], state.direction,
+                             tree_for(state, limit=tree_limit(lim.table_mb)),
+                             max_nodes=lim.node_limit, max_seconds=lim.time_limit,
+                             max_turns=MAX_PLAN_TURNS, tt_bits=bits)
     first = dict(raw.get("first_pass", []))
-    out = {"nodes": raw["nodes"], "seconds": round(time.perf_counter() - t0, 4),
-           "iterations": [{"bound": b, "nodes": n, "nodes_without_upconversions": first.get(b)}
-                          for b, n in raw.get("bounds", [])]}
+    fields["iterations"] = [{"bound": b, "nodes": n, "nodes_without_upconversions": first.get(b)}
+                            for b, n in raw.get("bounds", [])]
+    line: List[str] = []
     if raw["status"] == "found":
         plan = replay(state, raw["plan"])
         if plan and plan[-1]["value"] > 6:
             raise AssertionError("the compiled plan does not win under the reference rules")
-        out.update(verdict="won", turns=raw["turns"], plan=[t["move"] for t in plan],
-                   turns_detail=plan,
-                   proof=(f"IDA* with an admissible lower bound: every bound below "
-                          f"{raw['turns']} searched to exhaustion"))
+        line = [t["move"] for t in plan]
+        fields.update(turns=raw["turns"], lower_bound=raw["turns"],
+                      proof=(f"IDA* with an admissible lower bound: every bound below "
+                             f"{raw['turns']} searched to exhaustion"))
+        verdict, limit = "won", None
     elif raw["status"] == "exhausted":
-        out.update(verdict="lost", turns=None, plan=[], proof="every line searched: no win")
+        fields["proof"] = "every line searched: no win"
+        verdict, limit = "lost", None
     else:
-        out.update(verdict="unknown", turns=None, plan=[], limit=raw["limit"],
-                   lower_bound=raw.get("lower_bound"))
-    return out
+        fields["lower_bound"] = raw.get("lower_bound")
+        verdict, limit = "unknown", KERNEL_LIMITS[raw["limit"]]
+    return Result(verdict, limit=limit, nodes=raw["nodes"], seconds=time.perf_counter() - t0,
+                  line=line, fields=fields)
 
 
-def first_move_of_plan(state: State, *, max_nodes: int = DEFAULT_MAX_NODES,
-                       max_seconds: float = DEFAULT_MAX_SECONDS) -> Optional[Move]:
-    """The first move of the mover's minimum-turn plan, or None if the search
-    found none within its limits.
+MAX_PLAN_TURNS = 40
+"""The longest plan IDA* looks for (minimum plans from a seeded start take 6-11
+turns); a longer one would be reported ``unknown`` (memory)."""
+
+
+def first_move_of_plan(state: State, *, node_limit: int, time_limit: float):
+    """The first move of the mover's minimum-turn plan (or None if the search
+    found none within its limits) and the nodes searched.
 
     For play-outs: the plan assumes the other players stand still, which a
     real multiplayer game does not honour, so only its first move is used
     (and the game's own rules still check that move).
     """
     raw = fast.ida_min_turns(state.stashes[state.to_move], state.direction, tree_for(state),
-                             max_nodes=max_nodes, max_seconds=max_seconds, max_turns=40,
-                             tt_bits=DEFAULT_TT_BITS)
+                             max_nodes=node_limit, max_seconds=time_limit,
+                             max_turns=MAX_PLAN_TURNS, tt_bits=table_bits(DEFAULT_LIMITS.table_mb))
     if raw["status"] != "found" or not raw["plan"]:
-        return None
-    return Move.from_code(raw["plan"][0])
+        return None, raw["nodes"]
+    return Move.from_code(raw["plan"][0]), raw["nodes"]
 
 
 def closest_move(state: State) -> Optional[Move]:
@@ -117,13 +191,11 @@ def closest_move(state: State) -> Optional[Move]:
     return None if best is None else Move.from_code(best[1])
 
 
-def solve_seed(seed: int, **limits) -> dict:
-    """The solitaire from seed ``seed``: minimum turns, the plan, the proof."""
+def solve_seed(seed: int, *, limits: Optional[Limits] = None) -> Result:
+    """The solitaire from seed ``seed``: minimum turns, the plan, the proof
+    (:func:`min_turns` on the seeded start)."""
     check_seed(seed)
-    state = Game(1, seed).new_state()
-    out = {"seed": seed, "goals": format_goals(state.goals)}
-    out.update(min_turns(state, **limits))
-    return out
+    return min_turns(Game(1, seed).new_state(), limits=limits)
 
 
 _CONDITION = re.compile(r"^\s*value\s*(<=|<|==|=|>=|>)\s*(\d+)\s*$")
@@ -146,39 +218,87 @@ def parse_target(text: str):
     return ("value", (lo, hi))
 
 
+REACH_FIRST_ROUND = 20_000
+
+
 def reach(stash: str, goals: str, direction: str, target: str, *, seed: int = 0,
-          max_states: int = DEFAULT_MAX_STATES, max_turns: int = 60) -> dict:
+          limits: Optional[Limits] = None) -> Result:
     """Can the solitaire player get from ``stash`` to ``target`` (a stash or a
     condition such as ``value<=6``), and in how few turns?
 
-    Future goals come from bags holding every colour not on display, in
-    index order, drawn by SplitMix64(``seed``).  The game ends at a win
-    (value 6 or less), so a position past a win is not expanded.
+    ``verdict`` is ``won`` (reachable: ``turns`` is the fewest, ``line`` the
+    plan), ``lost`` (unreachable, proven by visiting every reachable
+    position) or ``unknown`` with the limit that stopped the search; the
+    field ``reachable`` is True, False or None alike.  Future goals come from
+    bags holding every colour not on display, in index order, drawn by
+    SplitMix64(``seed``).  The game ends at a win (value 6 or less), so a
+    position past a win is not expanded.
+
+    Breadth-first search; its nodes are the positions it stores, summed over
+    its rounds (the kernel itself has no clock, so time is checked between
+    rounds).  The first round stores at most 20 000 positions; if that cap
+    stops it, the next round gets the largest cap every limit allows: the
+    nodes left of ``node_limit``, the positions that fit in three quarters
+    of ``table_mb`` (72 B each; the goal tree has the last quarter) and those
+    the last round's rate says should be stored within 80 % of the time
+    left.  When no larger cap fits, the answer is ``unknown`` naming the
+    limit that allowed the least.
+
+    >>> r = reach("red:M orange:SL", "orange/red/yellow lime/green/teal cyan/blue/purple",
+    ...           "cw", "red:M orange:S yellow:SM")
+    >>> r.verdict, r.line, r.fields["reachable"]
+    ('won', ['exchange L:orange -> S:yellow M:yellow'], True)
     """
     check_seed(seed)
+    lim = _limits(limits, REACH_LIMITS)
     state = State.custom(parse_stash(stash), parse_goals(goals), parse_direction(direction),
                          seed=seed)
     kind, what = parse_target(target)
     kw = {"target": list(what)} if kind == "stash" else {"value_min": what[0], "value_max": what[1]}
+    fields = {"stash": format_stash(state.stashes[0]), "goals": format_goals(state.goals),
+              "direction": format_direction(state.direction),
+              "target": format_stash(what) if kind == "stash" else target.replace(" ", ""),
+              "reachable": None, "turns": None, "states": 0, "proof": None}
+    mem_cap = max(1, int(lim.table_mb * 0.75 * 2 ** 20 / BFS_STATE_BYTES))
     t0 = time.perf_counter()
-    raw = fast.bfs_reach(state.stashes[0], state.direction, tree_for(state),
-                         max_states=max_states, max_turns=max_turns, **kw)
-    out = {"stash": format_stash(state.stashes[0]), "goals": format_goals(state.goals),
-           "direction": format_direction(state.direction),
-           "target": format_stash(what) if kind == "stash" else target.replace(" ", ""),
-           "states": raw["states"], "nodes": raw["states"],
-           "seconds": round(time.perf_counter() - t0, 4)}
+    cap = min(REACH_FIRST_ROUND, mem_cap, lim.node_limit)
+    done, stop = 0, None
+    while True:
+        r0 = time.perf_counter()
+        tree = tree_for(state, limit=tree_limit(lim.table_mb))
+        raw = fast.bfs_reach(state.stashes[0], state.direction, tree, max_states=cap,
+                             max_turns=1 << 30, **kw)
+        done += raw["states"]
+        fields["states"] = raw["states"]
+        if raw["status"] != "limit":
+            break
+        if raw["limit"] != "states":
+            stop = KERNEL_LIMITS[raw["limit"]]
+            break
+        # the round stopped at its cap: run a larger one if every limit allows it
+        remaining = lim.time_limit - (time.perf_counter() - t0)
+        rate = raw["states"] / max(time.perf_counter() - r0, 1e-6)
+        caps = {"nodes": lim.node_limit - done, "memory": mem_cap,
+                "time": int(0.8 * rate * remaining)}
+        binding = min(caps, key=caps.get)
+        if caps[binding] <= cap:
+            stop = binding
+            break
+        cap = caps[binding]
+    seconds = time.perf_counter() - t0
     if raw["status"] == "found":
         plan = replay(state, raw["plan"])
-        out.update(verdict="reachable", turns=raw["turns"], plan=[t["move"] for t in plan],
-                   turns_detail=plan, proof="breadth-first: no shorter line reaches it")
-    elif raw["status"] == "exhausted":
-        out.update(verdict="unreachable", turns=None, plan=[],
-                   proof=f"exhaustion: all {raw['states']} reachable positions visited")
-    else:
-        out.update(verdict="unknown", turns=None, plan=[], limit=raw["limit"])
-    return out
+        fields.update(reachable=True, turns=raw["turns"],
+                      proof="breadth-first: no shorter line reaches it")
+        return Result("won", nodes=done, seconds=seconds, line=[t["move"] for t in plan],
+                      fields=fields)
+    if raw["status"] == "exhausted":
+        fields.update(reachable=False,
+                      proof=f"exhaustion: all {raw['states']} reachable positions visited")
+        return Result("lost", nodes=done, seconds=seconds, fields=fields)
+    return Result("unknown", limit=stop, nodes=done, seconds=seconds, fields=fields)
 
 
 __all__ = ["solve_seed", "min_turns", "reach", "replay", "parse_target", "tree_for",
-           "first_move_of_plan", "closest_move", "Goal"]
+           "first_move_of_plan", "closest_move", "table_bits", "tree_limit", "DEFAULT_LIMITS",
+           "REACH_LIMITS", "Goal"]
