@@ -1,49 +1,197 @@
-"""`solve spectrum`: the solitaire's minimum turns, reachability, play-outs."""
+"""`solve spectrum`: the solitaire's minimum turns, positions, plans, reachability, play-outs.
+
+Every command takes ``--json`` (one object whose keys are there whatever the
+answer) and exits 0 for any answer, ``unknown`` included; ``verify`` exits 1
+for a plan checked and found invalid; bad input exits 2.
+"""
 from __future__ import annotations
 
+import json
 import sys
+from typing import List, Optional
 
 import click
-from tqdm import tqdm
 
-from solver.cli.common import SEED, emit_json, is_tty
-from solver.spectrum import play as playmod
-from solver.spectrum.search import DEFAULT_MAX_NODES, reach as reach_query, solve_seed
+from solver.cli.common import JSON_OPTION, SEED, add_play_command, emit_json, read_text_file, \
+    refuse_group_options
+from solver.errors import InputError
+from solver.game import Limits
+from solver.spectrum.notation import format_direction, format_goals, format_stash, stash_value
+from solver.spectrum.rules import Game, parse_move
+from solver.spectrum.search import DEFAULT_LIMITS, REACH_LIMITS
 
 
-def _print_plan(res):
-    for t in res.get("turns_detail", []):
-        click.echo(f"{t['turn']:3d}. {t['move']:<45} value {t['value']:2d}  {t['direction']:<3}  "
-                   f"{t['stash']}")
+def _limit_options(defaults: Limits, nodes_are: str = "nodes"):
+    """--node-limit, --time-limit and --table-mb (None when not given: the defaults apply)."""
+    def deco(func):
+        func = click.option("--table-mb", type=float, default=None,
+                            help=f"Memory for the search's tables, MiB [default: {defaults.table_mb:g}].")(func)
+        func = click.option("--time-limit", type=float, default=None,
+                            help=f"Seconds before the answer is unknown [default: {defaults.time_limit:g}].")(func)
+        func = click.option("--node-limit", type=int, default=None,
+                            help=f"{nodes_are} before the answer is unknown [default: {defaults.node_limit}].")(func)
+        return func
+    return deco
+
+
+def _context(seed) -> dict:
+    from solver.games import variant_name
+    return {"game": "spectrum", "variant": variant_name("spectrum", None), "seed": seed}
+
+
+def _plan_lines(seed: int, line: List[str]) -> List[str]:
+    """The plan replayed on the reference rules, one numbered line per turn,
+    what each turn leaves after ``#`` (so `verify` reads the text back)."""
+    st = Game(1, seed).new_state()
+    out = []
+    for number, text in enumerate(line, start=1):
+        st.play(text)
+        out.append(f"{number:3d}. {text:<45} # value {stash_value(st.stashes[0]):2d}  "
+                   f"{format_direction(st.direction):<3}  {format_stash(st.stashes[0])}")
+    return out
+
+
+def _solve(seed: int, limits: Limits, as_json: bool) -> None:
+    from solver.batch import answer_row
+    row = answer_row("spectrum", "min-turns", seed, limits=limits)
+    if as_json:
+        emit_json(row)
+        return
+    click.echo(f"# spectrum seed {seed}: goals {row['goals']}")
+    if row["verdict"] == "won":
+        click.echo(f"# won: minimum {row['turns']} turns ({row['proof']}; {row['nodes']} nodes, "
+                   f"{row['seconds']:.4f} s)")
+        for text in _plan_lines(seed, row["line"]):
+            click.echo(text)
+    elif row["verdict"] == "lost":
+        click.echo(f"# lost: {row['proof']} ({row['nodes']} nodes)")
+    else:
+        click.echo(f"# unknown: {row['limit']} limit hit after {row['nodes']} nodes "
+                   f"(at least {row['lower_bound']} turns)")
 
 
 @click.group(invoke_without_command=True)
-@click.option("--seed", type=SEED, help="Solve the seeded 1-player solitaire.")
-@click.option("--node-limit", "--max-nodes", "max_nodes", type=click.IntRange(1), default=DEFAULT_MAX_NODES, show_default=True)
-@click.option("--time-limit", "--max-seconds", "max_seconds", type=click.FloatRange(0.0), default=60.0, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--seed", type=SEED, help="Solve the seeded 1-player solitaire (as `solve --seed`).")
+@_limit_options(DEFAULT_LIMITS)
+@JSON_OPTION
 @click.pass_context
-def spectrum(ctx, seed, max_nodes, max_seconds, as_json):
-    """Spectrum: minimum turns to win the seeded solitaire (IDA*, proven minimal)."""
+def spectrum(ctx, seed, node_limit, time_limit, table_mb, as_json):
+    """Spectrum: minimum turns to win the seeded solitaire (IDA*, proven minimal),
+    positions, plans, reachability and play-outs."""
+    refuse_group_options(ctx, seed=seed, node_limit=node_limit, time_limit=time_limit,
+                         table_mb=table_mb, json=as_json)
     if ctx.invoked_subcommand is not None:
         return
     if seed is None:
+        if any(v not in (None, False) for v in (node_limit, time_limit, table_mb, as_json)):
+            raise InputError("give --seed N (the solitaire to solve) or a subcommand")
         click.echo(ctx.get_help())
         return
-    res = solve_seed(seed, max_nodes=max_nodes, max_seconds=max_seconds)
+    _solve(seed, Limits(node_limit, time_limit, table_mb), as_json)
+
+
+@spectrum.command("solve")
+@click.option("--seed", type=SEED, required=True, help="The seeded 1-player solitaire.")
+@_limit_options(DEFAULT_LIMITS)
+@JSON_OPTION
+def solve_command(seed, node_limit, time_limit, table_mb, as_json):
+    """The solitaire's proven minimum turns and the plan (won), or unknown and the limit."""
+    _solve(seed, Limits(node_limit, time_limit, table_mb), as_json)
+
+
+def _split_moves(text: str) -> List[str]:
+    """Moves separated by newlines or ';'; blank lines, '#' comments and a
+    leading 'N.' number are dropped."""
+    out = []
+    for raw in text.splitlines():
+        for t in raw.split("#", 1)[0].split(";"):
+            head, dot, rest = t.partition(".")
+            t = rest.strip() if dot and head.strip().isdigit() else t.strip()
+            if t:
+                out.append(t)
+    return out
+
+
+@spectrum.command()
+@click.option("--seed", type=SEED, default=1, show_default=True, help="The game's seed (its goal draws).")
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option("--moves", default="", help="Moves to play first, separated by ';'.")
+@JSON_OPTION
+def show(seed, players, moves, as_json):
+    """A position: the goals, the direction, every stash, and the legal moves."""
+    from solver.game import check_moves
+    from solver.spectrum.contract import Spectrum
+    state = check_moves(Spectrum(players).new_initial_state(seed), _split_moves(moves))
+    ref = state.ref
+    legal = [state.format_move(m) for m in state.legal_moves()]
     if as_json:
-        res.pop("turns_detail", None)
-        emit_json(res)
+        out = _context(seed)
+        out.update(players=players, turn=ref.turn, current_player=ref.to_move,
+                   direction=format_direction(ref.direction), goals=format_goals(ref.goals),
+                   stashes=[format_stash(s) for s in ref.stashes],
+                   values=[stash_value(s) for s in ref.stashes],
+                   finished=ref.is_terminal(), winner=ref.winner, legal_moves=legal)
+        emit_json(out)
+        return
+    click.echo(f"spectrum seed {seed}, {players} player{'s' if players > 1 else ''}")
+    click.echo(ref.text())
+    if ref.is_terminal():
+        click.echo(f"P{ref.winner + 1} has won")
     else:
-        click.echo(f"seed {seed}: goals {res['goals']}")
-        if res["verdict"] == "won":
-            click.echo(f"minimum turns: {res['turns']} ({res['proof']}; {res['nodes']} nodes, "
-                       f"{res['seconds']} s)")
-            _print_plan(res)
-        else:
-            click.echo(f"unknown: {res['limit']} limit hit after {res['nodes']} nodes "
-                       f"(at least {res.get('lower_bound')} turns)")
-    if res["verdict"] == "unknown":
+        click.echo(f"P{ref.to_move + 1} to move, {len(legal)} legal moves")
+
+
+@spectrum.command()
+@click.option("--seed", type=SEED, required=True, help="The seeded solitaire the plan is for.")
+@click.argument("plan_file", metavar="FILE")
+@JSON_OPTION
+@click.pass_context
+def verify(ctx, seed, plan_file, as_json):
+    """Check a solitaire plan: FILE ('-' for stdin) holds one move per line
+    (numbers and '#' comments are skipped, so `solve spectrum --seed N` output
+    works) or the JSON of `--json` (its "line").  Exit 0 if the plan is legal
+    and wins, 1 if not."""
+    text = sys.stdin.read() if plan_file == "-" else read_text_file(plan_file)
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if isinstance(data, dict):
+        moves = data.get("line")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise InputError(f"{plan_file}: a JSON plan needs a \"line\" list of moves")
+    else:
+        moves = _split_moves(text)
+    parsed = []
+    for number, m in enumerate(moves, start=1):
+        try:
+            parsed.append(parse_move(m))
+        except InputError as exc:
+            raise InputError(f"move {number} ({m[:40]}): {exc}") from None
+    st = Game(1, seed).new_state()
+    reason: Optional[str] = None
+    played = 0
+    for number, move in enumerate(parsed, start=1):
+        if st.is_terminal():
+            reason = f"move {number}: the game was already won after turn {played}"
+            break
+        try:
+            st.apply(move)
+        except InputError as exc:
+            reason = f"move {number}: {exc}"
+            break
+        played += 1
+    if reason is None and not st.is_terminal():
+        reason = f"the plan ends at value {stash_value(st.stashes[0])}, not a win (6 or less)"
+    out = _context(seed)
+    out.update(valid=reason is None, turns=played, value=stash_value(st.stashes[0]), reason=reason)
+    if as_json:
+        emit_json(out)
+    elif reason is None:
+        click.echo(f"valid: the plan wins seed {seed} in {played} turns")
+    else:
+        click.echo(f"invalid: {reason}")
+    if reason is not None:
         ctx.exit(1)
 
 
@@ -53,71 +201,29 @@ def spectrum(ctx, seed, max_nodes, max_seconds, as_json):
 @click.option("--direction", default="cw", show_default=True, help="cw or ccw.")
 @click.option("--target", required=True, help="A stash, or a condition such as 'value<=6'.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Generator for future goals.")
-@click.option("--max-states", type=click.IntRange(1), default=2_000_000, show_default=True)
-@click.option("--max-turns", type=click.IntRange(0), default=60, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.pass_context
-def reach(ctx, stash, goals, direction, target, seed, max_states, max_turns, as_json):
-    """Can a target stash (or condition) be reached, in how many turns, and how?"""
-    res = reach_query(stash, goals, direction, target, seed=seed, max_states=max_states,
-                      max_turns=max_turns)
+@_limit_options(REACH_LIMITS, "Positions stored")
+@JSON_OPTION
+def reach(stash, goals, direction, target, seed, node_limit, time_limit, table_mb, as_json):
+    """Can a target stash (or condition) be reached, in how many turns, and how?
+    won: reachable (the fewest turns); lost: unreachable (every reachable
+    position visited); unknown: a limit stopped the search."""
+    from solver.spectrum.search import reach as reach_query
+    res = reach_query(stash, goals, direction, target, seed=seed,
+                      limits=Limits(node_limit, time_limit, table_mb))
+    out = _context(seed)
+    out.update(res.to_dict())
     if as_json:
-        res.pop("turns_detail", None)
-        emit_json(res)
-    else:
-        click.echo(f"{res['stash']} ({res['direction']}, goals {res['goals']}) -> {res['target']}")
-        if res["verdict"] == "reachable":
-            click.echo(f"reachable in {res['turns']} turns ({res['states']} positions)")
-            _print_plan(res)
-        elif res["verdict"] == "unreachable":
-            click.echo(f"unreachable: {res['proof']}")
-        else:
-            click.echo(f"unknown: {res['limit']} limit hit ({res['states']} positions)")
-    if res["verdict"] == "unknown":
-        ctx.exit(1)
-
-
-@spectrum.command()
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
-@click.option("--seed", type=SEED, default=1, show_default=True, help="First game's seed.")
-@click.option("--policy", "policies", multiple=True,
-              help="Policy per seat (random or solver); repeat, or give one for every seat.")
-@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
-              help="Play seeds seed..seed+games-1 and report win rates by seat.")
-@click.option("--max-turns", type=click.IntRange(1), default=playmod.DEFAULT_MAX_TURNS, show_default=True)
-@click.option("--solver-nodes", type=click.IntRange(1), default=50_000, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def play(players, seed, policies, games, max_turns, solver_nodes, as_json):
-    """Play multiplayer games between policies and print them."""
-    policies = list(policies) or ["solver"] + ["random"] * (players - 1)
-    if len(policies) == 1:
-        policies *= players
-    results = []
-    bar = tqdm(range(games), file=sys.stderr, disable=not is_tty() or games == 1, desc="games")
-    for i in bar:
-        results.append(playmod.play_game(players=players, seed=(seed + i) & ((1 << 64) - 1),
-                                         policies=policies, max_turns=max_turns,
-                                         solver_nodes=solver_nodes))
-    wins = [sum(1 for r in results if r["winner"] == s + 1) for s in range(players)]
-    lengths = [r["length"] for r in results if r["winner"]]
-    summary = {"players": players, "policies": policies, "games": games, "wins_by_seat": wins,
-               "unfinished": sum(1 for r in results if not r["winner"]),
-               "mean_length": round(sum(lengths) / len(lengths), 2) if lengths else None}
-    if as_json:
-        if games == 1:
-            summary.update(results[0])
-        else:
-            summary["results"] = [{k: r[k] for k in ("seed", "winner", "length")} for r in results]
-        emit_json(summary)
+        emit_json(out)
         return
-    if games == 1:
-        r = results[0]
-        for line in r["moves"]:
-            click.echo(line)
-        click.echo(r["final"])
-        click.echo(f"winner: P{r['winner']} ({r['winner_policy']}) after {r['length']} turns"
-                   if r["winner"] else f"no winner after {r['length']} turns")
+    click.echo(f"{out['stash']} ({out['direction']}, goals {out['goals']}) -> {out['target']}")
+    if res.verdict == "won":
+        click.echo(f"won: reachable in {out['turns']} turns ({out['states']} positions)")
+        for number, text in enumerate(res.line, start=1):
+            click.echo(f"{number:3d}. {text}")
+    elif res.verdict == "lost":
+        click.echo(f"lost: unreachable, {out['proof']}")
     else:
-        for s in range(players):
-            click.echo(f"P{s + 1} {policies[s]:<7} wins {wins[s]}/{games}")
-        click.echo(f"unfinished {summary['unfinished']}, mean length {summary['mean_length']}")
+        click.echo(f"unknown: {res.limit} limit hit ({res.nodes} positions stored)")
+
+
+add_play_command(spectrum, "spectrum")
