@@ -2,6 +2,8 @@
 
 It is deliberately simple and slow: the compiled engine in ``cext/pyramid.pyx``
 is tested against it, and the solution checker replays moves through it.
+:class:`PyramidState` is also the game's state under the one contract
+(:class:`solver.game.State`), and :class:`Pyramid` its :class:`solver.game.Game`.
 
 >>> from solver.pyramid.deal import deal_from_seed
 >>> state = PyramidGame(deal_from_seed(42)).new_initial_state()
@@ -13,14 +15,18 @@ Traceback (most recent call last):
 solver.pyramid.rules.IllegalMove: GD is not in the reserves
 >>> state.apply(parse_move("9C@1e5")); str(state.history[-1]), state.slot_history[-1]
 ('9C@1e5', 2)
+>>> state = Pyramid(variant="wild-dragons").new_initial_state(42)
+>>> state.format_move(state.legal_moves()[0]), state.current_player(), state.returns()
+('1B@1e5', 0, [0.0])
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from solver.errors import InputError
-from solver.pyramid.deal import DEAL_SIZE, RESERVE_SLOTS, Deal
+from solver.game import Game, State
+from solver.pyramid.deal import DEAL_SIZE, RESERVE_SLOTS, Deal, deal_from_seed
 from solver.pyramid.geometry import ABOVE, BELOW, POSITIONS, SIDES, START, position_index
 from solver.pyramid.tiles import KIND_DRAGON, N_KINDS, TILES, kind_rank, kind_suit, parse_tile
 
@@ -78,6 +84,8 @@ def parse_move(text: str) -> Move:
     >>> str(parse_move(" 5d@1E4 "))
     '5D@1e4'
     """
+    if not isinstance(text, str):
+        raise InputError(f"a move must be text TILE@POS, not {type(text).__name__}")
     tile, sep, pos = text.strip().partition("@")
     if not sep:
         raise InputError(f"malformed move {text.strip()!r} (expected TILE@POS, e.g. 5D@1e4)")
@@ -98,13 +106,43 @@ class PyramidGame:
         return PyramidState(self)
 
 
+class Pyramid(Game):
+    """The game under the one contract: a variant; ``new_initial_state(seed)``
+    deals ``deal_from_seed(seed)``.  A solitaire (one seat)."""
+
+    name = "pyramid"
+    variants = VARIANTS
+
+    def __init__(self, variant: str = "continuous") -> None:
+        self.variant = check_variant(variant)
+
+    @property
+    def num_players(self) -> int:
+        return 1
+
+    def new_initial_state(self, seed: int) -> "PyramidState":
+        return PyramidGame(deal_from_seed(seed), self.variant).new_initial_state()
+
+    def params(self) -> Dict[str, Any]:
+        return {"variant": self.variant}
+
+    def __repr__(self) -> str:
+        return f"Pyramid(variant={self.variant!r})"
+
+
 @dataclass
-class PyramidState:
+class PyramidState(State):
     """A position in play: the board, the 9 reserve slots and the stock pointer.
 
     The reserve slots are numbered 1-9.  A played slot is refilled from the stock;
     when several slots hold the face a move names, the lowest-numbered one is taken
     (a display decision: the rules treat the reserve as a multiset).
+
+    The contract (:class:`solver.game.State`): one seat (``current_player()`` is
+    0); moves are :class:`Move` in canonical order (by position, then face);
+    ``apply`` checks every move (:class:`IllegalMove`, an InputError);
+    ``returns()`` is ``[1.0]`` for a won deal, else ``[0.0]``; moves are written
+    ``TILE@POS`` (``format_move``/``parse_move``).
     """
 
     game: PyramidGame
@@ -149,6 +187,9 @@ class PyramidState:
 
     def why_illegal(self, move: Move) -> Optional[str]:
         """None if ``move`` is legal, else the reason in a few words."""
+        if not isinstance(move, Move) or not (isinstance(move.tile, int) and 0 <= move.tile < len(TILES)
+                                              and isinstance(move.pos, int) and 0 <= move.pos < DEAL_SIZE):
+            return f"{repr(move)[:60]} is not a move (a tile on one of the 144 positions)"
         token, where = TILES[move.tile].token, POSITIONS[move.pos].name
         if move.tile not in self.reserve:
             return f"{token} is not in the reserves"
@@ -175,9 +216,18 @@ class PyramidState:
     def is_terminal(self) -> bool:
         return self.is_won() or not self.legal_moves()
 
-    def returns(self) -> float:
-        """1.0 for a won game, 0.0 otherwise (OpenSpiel's convention)."""
-        return 1.0 if self.is_won() else 0.0
+    def returns(self) -> List[float]:
+        """The one seat's return: ``[1.0]`` for a won game, else ``[0.0]`` (OpenSpiel's convention)."""
+        return [1.0 if self.is_won() else 0.0]
+
+    def current_player(self) -> int:
+        return 0
+
+    def format_move(self, move: Move) -> str:
+        return str(move)
+
+    def parse_move(self, text: str) -> Move:
+        return parse_move(text)
 
     # -- play ------------------------------------------------------------
     def apply(self, move: Move) -> None:
