@@ -1,16 +1,28 @@
-"""`solve continuum`: the exchange puzzle's exact minimum and seeded play-outs."""
+"""`solve continuum`: the exchange puzzle's exact minimum, rows, deals and seeded play-outs.
+
+Every command takes ``--json`` and prints one object whose keys are present
+whatever the answer, with the context keys ``game``, ``variant`` and ``seed``
+(null where they do not apply: the puzzle depends on neither).
+"""
 from __future__ import annotations
 
 import click
-from tqdm import tqdm
 
-from solver.cli.common import SEED, emit_json, game_group, is_tty
-from solver.continuum.game import BALANCES, DEFAULT_MAX_TURNS, play_game, summarise
-from solver.continuum.policy import POLICIES
-from solver.continuum.notation import parse_row
+from solver.cli.common import JSON_OPTION, SEED, add_play_command, emit_json, game_group
+from solver.continuum.cards import shuffled_deck
+from solver.continuum.contract import run_puzzle
+from solver.continuum.game import BALANCES, Continuum
+from solver.continuum.notation import parse_move, parse_row
+from solver.continuum.pieces import PLAYERS, pyramid_name
 from solver.continuum.render import render_plan, render_row
-from solver.continuum.rules import start_row
-from solver.continuum.search import DEFAULT_MAX_NODES, DEFAULT_MAX_STATES, describe_limit, solve_puzzle
+from solver.continuum.rules import is_won, start_row, three_per_side
+from solver.continuum.search import DEFAULT_NODE_LIMIT, DEFAULT_TABLE_MB
+from solver.errors import InputError
+from solver.game import Limits, check_moves
+from solver.rng import SplitMix64
+
+LIMIT_WORDS = {"nodes": "the node limit (--node-limit)", "time": "the time limit (--time-limit)",
+               "memory": "the state-table limit (--table-mb)"}
 
 
 @game_group
@@ -28,70 +40,107 @@ def continuum():
 @click.option("--kings", is_flag=True, help="Allow kings: switch two own neighbouring singles for 0 pips.")
 @click.option("--max-step", type=click.IntRange(1, 6), default=6, show_default=True,
               help="Skip moves dearer than this many pips (5: what the card game can play).")
-@click.option("--max-nodes", type=click.IntRange(0), default=DEFAULT_MAX_NODES, show_default=True)
-@click.option("--max-states", type=click.IntRange(1), default=DEFAULT_MAX_STATES, show_default=True,
-              help="Size limit of the state table (about 64 bytes a state).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.pass_context
-def puzzle(ctx, player, row_text, cost, kings, max_step, max_nodes, max_states, as_json):
-    """Exact minimum pips (or moves) to exchange both trees; the opponent stands still."""
+@click.option("--node-limit", type=click.IntRange(min=1), default=DEFAULT_NODE_LIMIT, show_default=True,
+              help="Expansions before the answer is unknown.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds before the answer is unknown (default: none).")
+@click.option("--table-mb", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TABLE_MB,
+              show_default=True, help="MiB for the state table (28 bytes a slot, 2+ slots a row).")
+@JSON_OPTION
+def puzzle(player, row_text, cost, kings, max_step, node_limit, time_limit, table_mb, as_json):
+    """Exact minimum pips (or moves) to exchange both trees; the opponent stands still.
+
+    Verdict won (the minimum, proved by A*), lost (no exchange exists: every
+    reachable row searched) or unknown (a limit stopped the search); exit 0 for
+    each."""
     row = parse_row(row_text) if row_text is not None else start_row()
-    res = solve_puzzle(row, player=player.upper(), cost=cost, kings=kings,
-                       max_nodes=max_nodes, max_states=max_states, max_step=max_step)
+    res = run_puzzle(row, limits=Limits(node_limit, time_limit, table_mb), player=player.upper(),
+                     cost=cost, kings=kings, max_step=max_step)
+    f = res.fields
     if as_json:
-        emit_json(res.to_json(row))
+        emit_json({"game": "continuum", "variant": None, "seed": None, **res.to_dict()})
+        return
+    click.echo(render_row(row))
+    click.echo(f"row: {row.text()}")
+    work = f"{f['states']} states, {res.nodes} expanded, {res.seconds:.3f} s"
+    if res.verdict == "won":
+        click.echo(render_plan(row, [parse_move(m) for m in res.line]))
+        step = f", moves of at most {max_step} pips" if max_step < 6 else ""
+        click.echo(f"verdict: won. Player {f['player']}: minimum {cost} = "
+                   f"{f['pips'] if cost == 'pips' else f['moves']} "
+                   f"(plan: {f['pips']} pips, {f['moves']} moves{step}; proved optimal by A*, {work})")
+    elif res.verdict == "lost":
+        click.echo(f"verdict: lost. Player {f['player']}: no exchange exists "
+                   f"(all {f['states']} reachable rows searched)")
     else:
-        click.echo(render_row(row))
-        click.echo(f"row: {row.text()}")
-        if res.verdict == "solved":
-            click.echo(render_plan(row, res.plan))
-            step = f", moves of at most {res.max_step} pips" if res.max_step < 6 else ""
-            click.echo(f"player {res.player}: minimum {res.cost} = "
-                       f"{res.pips if cost == 'pips' else res.moves} "
-                       f"(plan: {res.pips} pips, {res.moves} moves{step}; proved optimal by A*, "
-                       f"{res.states} states, {res.nodes} expanded)")
-        elif res.verdict == "impossible":
-            click.echo(f"player {res.player}: no exchange exists "
-                       f"(all {res.states} reachable rows searched)")
-        else:
-            click.echo(f"player {res.player}: unknown, {describe_limit(res)} was hit "
-                       f"({res.nodes} expanded, {res.states} states)")
-    if res.verdict == "unknown":
-        ctx.exit(1)
+        click.echo(f"verdict: unknown. Player {f['player']}: {LIMIT_WORDS[res.limit]} stopped the search ({work})")
+
+
+def _row_fields(row) -> dict:
+    return {"row": row.text(),
+            "stacks": [[[pyramid_name(p) for p in stack] for stack in side] for side in row.sides],
+            "balanced": all(three_per_side(row, p) for p in PLAYERS),
+            "won": next((p for p in PLAYERS if is_won(row, p)), None)}
 
 
 @continuum.command()
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Game number (first of --games).")
-@click.option("--policy", "policy", default="puzzle", show_default=True,
-              type=click.Choice(POLICIES), help="Policy of both seats (unless --policy-a/-b).")
-@click.option("--policy-a", type=click.Choice(POLICIES), default=None, help="Policy of seat A (moves first).")
-@click.option("--policy-b", type=click.Choice(POLICIES), default=None, help="Policy of seat B.")
-@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
-              help="Play seeds seed, seed+1, ... and report win rate by seat and game length.")
-@click.option("--max-turns", type=click.IntRange(1), default=DEFAULT_MAX_TURNS, show_default=True,
-              help="A game still going after this many turns is 'unfinished'.")
-@click.option("--balance", type=click.Choice(BALANCES), default="turn", show_default=True,
-              help="Check three-per-side at the end of each turn (rules page) or after every card.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def play(seed, policy, policy_a, policy_b, games, max_turns, balance, as_json):
-    """Play seeded full games between two policies and show them."""
-    pols = (policy_a or policy, policy_b or policy)
-    if games == 1:
-        rec = play_game(seed, policies=pols, max_turns=max_turns, balance=balance)
-        if as_json:
-            emit_json(rec.to_json())
-            return
-        click.echo("\n".join(rec.log))
-        click.echo(render_row(rec.final))
-        click.echo(f"game {seed} ({pols[0]} vs {pols[1]}): "
-                   f"{'unfinished' if rec.winner is None else rec.winner + ' wins'} after {rec.turns} turns")
-        return
-    seeds = [(seed + i) & ((1 << 64) - 1) for i in range(games)]
-    records = [play_game(s, policies=pols, max_turns=max_turns, balance=balance)
-               for s in tqdm(seeds, disable=not is_tty(), unit="game")]
-    summary = summarise(records)
-    if as_json:
-        emit_json(summary)
+@click.option("--row", "row_text", default=None, help="A row to show (default: the start, or game --seed's).")
+@click.option("--seed", type=SEED, default=None, help="Show full game SEED after the --move's.")
+@click.option("--move", "moves", multiple=True,
+              help="With --seed: a move to play first, as `play` prints it (repeat, in order).")
+@click.option("--variant", type=click.Choice(BALANCES), default=None,
+              help="With --seed: the balance rule (default: turn).")
+@JSON_OPTION
+def show(row_text, seed, moves, variant, as_json):
+    """A row drawn upright (West on the left, || the continuum), or a full game's position."""
+    if row_text is not None and seed is not None:
+        raise InputError("give --row or --seed, not both")
+    if seed is None and (moves or variant):
+        raise InputError("--move and --variant need --seed (a full game)")
+    state = None
+    if seed is not None:
+        state = check_moves(Continuum(variant or "turn").new_initial_state(seed), list(moves))
+        row = state.row
     else:
-        for k, v in summary.items():
-            click.echo(f"{k}: {v}")
+        row = parse_row(row_text) if row_text is not None else start_row()
+    out = {"game": "continuum", "variant": (variant or "turn") if state else None, "seed": seed,
+           **_row_fields(row), "to_move": None, "phase": None, "turns": None, "hands": None,
+           "discard_top": None, "draw_left": None, "legal_moves": None, "winner": None}
+    if state is not None:
+        over = state.is_terminal()
+        out.update(to_move=None if over else PLAYERS[state.current_player()], phase=state.phase,
+                   turns=state.turns, hands=dict(state.hands),
+                   discard_top=state.discard[-1] if state.discard else None, draw_left=len(state.draw),
+                   legal_moves=[state.format_move(m) for m in state.legal_moves()], winner=state.won)
+    if as_json:
+        emit_json(out)
+        return
+    click.echo(render_row(row))
+    click.echo(f"row: {out['row']}")
+    click.echo(f"both players 3 per side: {'yes' if out['balanced'] else 'no'}; "
+               f"won: {out['won'] or 'nobody'}")
+    if state is not None:
+        click.echo(f"turn {state.turns}; hands A {' '.join(state.hands['A']) or '-'}, "
+                   f"B {' '.join(state.hands['B']) or '-'}; top discard {out['discard_top'] or '-'}; "
+                   f"{out['draw_left']} to draw")
+        if state.is_terminal():
+            click.echo(f"{state.won} has won")
+        else:
+            click.echo(f"{out['to_move']} to {state.phase}; {len(out['legal_moves'])} legal moves:")
+            for text in out["legal_moves"]:
+                click.echo(f"  {text}")
+
+
+@continuum.command()
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Game number.")
+@JSON_OPTION
+def deal(seed, as_json):
+    """The shuffled deck of game SEED, top card first (rules/continuum.md)."""
+    deck = shuffled_deck(SplitMix64(seed))
+    if as_json:
+        emit_json({"game": "continuum", "variant": None, "seed": seed, "deck": deck})
+    else:
+        click.echo(" ".join(deck))
+
+
+add_play_command(continuum, "continuum")

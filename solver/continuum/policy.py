@@ -1,31 +1,19 @@
-"""Policies for the full game: a random baseline and the puzzle-guided strong one.
+"""The puzzle-guided strong policy of the full game.
 
-A policy picks among the options the game computed (``choose``) and says what
-to do when no card can be played (``stuck``).  Random choices use the game's
-own generator, so a seeded game replays exactly.
+A :class:`solver.game.Policy` picks one of ``state.legal_moves()`` at each
+decision point of :class:`~solver.continuum.game.ContinuumState`: a card option
+(its own turn, or a passer's card it may use), or what to discard when stuck.
+The random baseline is the shared :class:`solver.game.RandomPolicy` (uniform
+over the legal moves, drawn from the seat's own generator).
 """
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
 from solver.cext import continuum as _c
-from solver.continuum.pieces import PLAYER_COLOURS, opponent, own_pyramids
+from solver.continuum.pieces import PLAYER_COLOURS, PLAYERS, opponent, own_pyramids
 from solver.continuum.search import mask
-from solver.errors import InputError
-
-POLICIES = ("random", "puzzle")
-
-
-class RandomPolicy:
-    name = "random"
-
-    def choose(self, game, player: str, options: List) -> int:
-        return game.rng.below(len(options))
-
-    def stuck(self, game, player: str) -> Tuple[str, int]:
-        hand = game.hands[player]
-        k = game.rng.below(len(hand) + 1)          # one of the cards, or pass
-        return ("pass", -1) if k == len(hand) else ("discard", k)
+from solver.game import Policy
 
 
 def entangled(key: int, player: str) -> int:
@@ -118,7 +106,7 @@ def frozen_possible(key: int, player: str) -> bool:
 DISTANCES = DistanceTable()
 
 
-class PuzzlePolicy:
+class PuzzlePolicy(Policy):
     """Follow the exchange puzzle's plan (moves of at most 5 pips, since no
     card is worth more); see :class:`DistanceTable`.
 
@@ -142,7 +130,17 @@ class PuzzlePolicy:
         self.fallback = fallback
         self.jack_bonus = jack_bonus
 
-    def choose(self, game, player: str, options: List) -> int:
+    def choose(self, state, rng):
+        """The move to play at this decision point (``rng`` is not used: the
+        policy is deterministic)."""
+        moves = state.legal_moves()
+        player = PLAYERS[state.current_player()]
+        if state.phase == "stuck":
+            return self.stuck(state, player)
+        return moves[self.pick(state, player, moves)]
+
+    def pick(self, game, player: str, options: List) -> int:
+        """The index of the option to play among ``options``."""
         own, theirs = mask(own_pyramids(player)), mask(own_pyramids(opponent(player)))
         for level in range(0 if frozen_possible(game.key, player) else 1, 3):
             cost, rows = self.table.plan(game.key, player, level)
@@ -168,10 +166,12 @@ class PuzzlePolicy:
                 best, best_score = i, score
         return best
 
-    def stuck(self, game, player: str) -> Tuple[str, int]:
-        hand = game.hands[player]
+    def stuck(self, state, player: str):
+        """Discard (queen first, then king, jack, ace, 2 ... 5, joker); never pass."""
+        from solver.continuum.game import Stuck
+        hand = state.hands[player]
         order = "QKJA2345X"
-        return ("discard", min(range(len(hand)), key=lambda i: order.index(hand[i][0])))
+        return Stuck("discard", min(hand, key=lambda c: order.index(c[0])))
 
 
 def code_pips(code: int) -> int:
@@ -183,10 +183,3 @@ def code_pips(code: int) -> int:
         return pid % 3 + 1 + low % 3 + 1
     return pid % 3 + 1
 
-
-def make_policy(name: str):
-    if name == "random":
-        return RandomPolicy()
-    if name == "puzzle":
-        return PuzzlePolicy()
-    raise InputError(f"no such policy: {name!r} (expected {', '.join(POLICIES)})")
