@@ -7,15 +7,20 @@ import pytest
 
 import solver.continental.analysis
 import solver.continental.arrange
+import solver.continental.contract
 import solver.continental.deficiency
+import solver.continental.game
+import solver.continental.layoff
 import solver.continental.notation
+import solver.continental.policies
 import solver.continental.render
+import solver.continental.round
 import solver.continental.rules
 import solver.continental.search
 from solver.cext import continental as fast
 from solver.continental.arrange import best_arrangement
 from solver.continental.notation import (
-    JOKER, N_KINDS, Pack, format_card, format_hand, parse_card, parse_hand,
+    JOKER, N_KINDS, Pack, format_card, format_hand, hand_from_cards, parse_card, parse_hand,
 )
 from solver.continental.rules import (
     ROUNDS, deal_hand, is_straight, is_trio, joker_stands_for,
@@ -27,7 +32,8 @@ from solver.errors import InputError
 @pytest.mark.parametrize("module", [
     solver.continental.notation, solver.continental.rules, solver.continental.deficiency,
     solver.continental.arrange, solver.continental.search, solver.continental.render,
-    solver.continental.analysis,
+    solver.continental.analysis, solver.continental.round, solver.continental.layoff,
+    solver.continental.game, solver.continental.policies, solver.continental.contract,
 ])
 def test_doctests(module):
     result = doctest.testmod(module)
@@ -236,3 +242,101 @@ def test_arrangement_is_the_fewest_points_by_brute_force():
             assert best == arranged[1], (rnd, format_hand(hand))
             checked += 1
     assert checked >= 10
+
+
+# ---- the exact analyses of the contract: deal and hand ---------------------------
+
+def test_deal_analysis_takes_its_declared_options():
+    # `batch --option round=1` used to be served round-7 rows: round is a declared, typed
+    # option, part of the stored key, and the analysis deals the round's own hand.
+    from solver.games import get_analysis, run_analysis
+    from solver.options import key_suffix, parse_pairs
+    spec = get_analysis("continental", "deal")
+    assert spec.seeded and spec.kind == "exact"
+    assert {o.name for o in spec.options} == {"round", "decks", "jokers_per_deck", "joker_limit"}
+    assert parse_pairs(["round=1"], spec.options) == {"round": 1}
+    assert key_suffix({"round": 1}, spec.options) == "round=1" and key_suffix({"round": 7}, spec.options) == ""
+    for bad in (["round=8"], ["round=0"], ["round=x"], ["decks=9"], ["joker_limit=maybe"]):
+        with pytest.raises(InputError):
+            parse_pairs(bad, spec.options)
+    one = run_analysis("continental", "deal", 5, options={"round": 1})
+    seven = run_analysis("continental", "deal", 5)
+    assert one.fields["round"] == 1 and len(one.fields["hand"]) == 7
+    assert seven.fields["round"] == 7 and len(seven.fields["hand"]) == 13
+    assert one.fields["hand"] == seven.fields["hand"][:7]      # the same deal, its first cards
+
+
+def test_deal_analysis_verdicts_are_the_deficiency():
+    from solver.games import run_analysis
+    verdicts = set()
+    for seed in list(range(30)) + [114, 453]:      # 114 and 453 meet round 1's contract
+        r = run_analysis("continental", "deal", seed, options={"round": 1})
+        hand = hand_from_cards(deal_hand(seed, 7))
+        d = fast.deficiency(hand, 1)[0]
+        assert r.fields["deficiency"] == d and r.verdict == ("won" if d == 0 else "lost")
+        assert set(r.to_dict()) == {"verdict", "limit", "nodes", "seconds", "line", "round", "hand", "deficiency"}
+        verdicts.add(r.verdict)
+    assert verdicts == {"won", "lost"}
+    r = run_analysis("continental", "deal", 3, options={"round": 1, "decks": 3, "jokers_per_deck": 0,
+                                                         "joker_limit": False})
+    pack = Pack(decks=3, jokers_per_deck=0)
+    assert r.fields["deficiency"] == fast.deficiency(hand_from_cards(deal_hand(3, 7, pack=pack)), 1, 3, 0, False)[0]
+
+
+def test_every_analysis_honours_the_node_limit():
+    # run_batch(..., node_limit=1000) used to be ignored by Continental.
+    from solver.batch import answer_row
+    from solver.continental.contract import HARD_SEED
+    from solver.game import Limits
+    from solver.games import run_analysis
+    for name in ("deal", "hand"):
+        r = run_analysis("continental", name, HARD_SEED, limits=Limits(node_limit=1000))
+        assert (r.verdict, r.limit, r.fields["deficiency"]) == ("unknown", "nodes", None), name
+        assert r.nodes == 1000
+        t = run_analysis("continental", name, HARD_SEED, limits=Limits(time_limit=1e-9))
+        assert (t.verdict, t.limit) == ("unknown", "time"), name
+    row = answer_row("continental", "deal", HARD_SEED, limits=Limits(node_limit=1000))
+    assert row["verdict"] == "unknown" and row["limit"] == "nodes"
+    full = run_analysis("continental", "deal", HARD_SEED)
+    assert full.verdict == "lost" and full.fields["deficiency"] == 6 and full.nodes == 75995
+
+
+def test_run_batch_stores_unknown_under_a_node_limit(tmp_path):
+    from solver.batch import run_batch
+    from solver.continental.contract import HARD_SEED
+    from solver.seeds import parse_range
+    summary = run_batch(db=str(tmp_path / "r.sqlite"), game="continental", analysis="deal",
+                        ranges=[parse_range(f"{HARD_SEED}-{HARD_SEED}")], workers=1, node_limit=1000,
+                        progress=False)
+    assert summary.done == 1 and summary.verdicts == {"unknown": 1}
+
+
+def test_hand_analysis_keys_and_words_whatever_the_verdict():
+    from solver.continental.search import FIELDS, analyse_hand
+    from solver.game import Limits
+    cases = [("As 2s 3s 4s Kh Kd X 9c", 2, Limits(), "won"),
+             ("As 2s 3s 4s Kh Kd 7c 9d", 2, Limits(), "lost"),
+             ("As 2s 3s 4s Kh Kd X 9c", 2, Limits(node_limit=1), "unknown")]
+    for text, rnd, limits, verdict in cases:
+        r = analyse_hand(parse_hand(text), rnd, limits=limits)
+        assert r.verdict == verdict and set(r.fields) == set(FIELDS)
+        assert (r.limit is None) == (verdict != "unknown")
+        if verdict == "unknown":
+            assert r.limit == "nodes" and r.fields["points_left"] is None and r.fields["melds"] is None
+
+
+def test_limited_deficiency_agrees_with_the_full_search():
+    from solver.continental.search import limited_deficiency
+    pack = Pack()
+    for rnd in (1, 4, 7):
+        for seed in range(40):
+            hand = random_play_hand(seed, rnd)
+            d, nodes = fast.deficiency(hand, rnd)
+            assert limited_deficiency(hand, rnd, pack=pack, joker_limit=True) == (d, nodes, None)
+            if nodes > 1:
+                got, spent, stopped = limited_deficiency(hand, rnd, pack=pack, joker_limit=True,
+                                                         node_limit=nodes - 1)
+                # stopped one node short: unknown, unless an arrangement costing 0 was reached
+                assert spent == nodes - 1
+                assert (got, stopped) == ((0, None) if d == 0 and got == 0 else (None, "nodes"))
+            assert limited_deficiency(hand, rnd, pack=pack, joker_limit=True, node_limit=nodes) == (d, nodes, None)

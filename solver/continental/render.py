@@ -7,33 +7,49 @@ round 2 (1 trio + 1 straight): meets the contract
   straight  As 2s 3s 4s
   trio      Kh Kd X
 points left: 9
+>>> from solver.game import Limits
+>>> print(hand_text(analyse_hand(parse_hand("As 2s 3s 4s Kh Kd X 9c"), 2, limits=Limits(node_limit=1))))
+round 2 (1 trio + 1 straight): unknown (node limit reached)
+>>> from solver.continental.game import Continental
+>>> print(state_text(Continental().new_initial_state(3)).splitlines()[0])
+game 3, round 1 of 7 (2 trios), turn 1: seat 1 to take or pass
 """
 from __future__ import annotations
 
 from typing import Dict
 
-from solver.continental.notation import format_cards
+from solver.continental.notation import format_cards, hand_cards
 from solver.continental.rules import get_round
+from solver.game import Result
+
+LIMIT_WORDS = {"nodes": "node limit reached", "time": "time limit reached", "memory": "memory limit reached"}
 
 
-def hand_text(report: Dict) -> str:
-    rnd = get_round(report["round"])
+def hand_text(result: Result) -> str:
+    """The `solve` answer: arrangement and points left, or deficiency and outs, or unknown."""
+    f = result.fields
+    rnd = get_round(f["round"])
     head = f"round {rnd.number} ({rnd.contract}): "
-    if report["meets"]:
+    if result.verdict == "won":
         lines = [head + "meets the contract"]
-        kinds = ["straight"] * rnd.straights + ["trio"] * rnd.trios  # best_arrangement's order
-        for kind, meld in zip(kinds, report["melds"]):
-            lines.append(f"  {kind:<9} {format_cards(meld)}")
-        lines.append(f"points left: {report['points_left']}")
-        if report.get("arrangement", "best") != "best":
-            lines.append(f"arrangement search: {report['arrangement']} (may not be the fewest points)")
+        kinds = ["straight"] * rnd.straights + ["trio"] * rnd.trios  # the arrangement's order
+        for kind, meld in zip(kinds, f["melds"]):
+            lines.append(f"  {kind:<9} {' '.join(meld)}")
+        lines.append(f"points left: {f['points_left']}")
         return "\n".join(lines)
-    return "\n".join([
-        head + "does not meet the contract",
-        f"deficiency: {report['deficiency']}",
-        f"cards that lower it: {format_cards(report['improving']) or '(none)'}",
-        f"points left: {report['points_left']}",
-    ])
+    if result.verdict == "lost":
+        return "\n".join([
+            head + "does not meet the contract",
+            f"deficiency: {f['deficiency']}",
+            f"cards that lower it: {' '.join(f['improving']) or '(none)'}",
+            f"points left: {f['points_left']}",
+        ])
+    lines = [head + f"unknown ({LIMIT_WORDS.get(result.limit, result.limit)})"]
+    if f["deficiency"] == 0:
+        lines.append("deficiency: 0 (it meets the contract; the fewest-points arrangement is not proven)")
+    elif f["deficiency"] is not None:
+        lines.append(f"deficiency: {f['deficiency']} (the cards that lower it are not proven)")
+    return "\n".join(lines)
 
 
 def odds_text(result: Dict) -> str:
@@ -55,12 +71,28 @@ def odds_text(result: Dict) -> str:
     return "\n".join(lines)
 
 
-def play_text(summary: Dict) -> str:
-    lines = [f"{summary['games']} games from seed {summary['seed']}, "
-             f"{summary['players']} players", "seat  policy   win rate  mean score"]
-    for i, name in enumerate(summary["policies"]):
-        lines.append(f"{i + 1:>4}  {name:<7} {summary['win_rate'][i]:>9.1%}  "
-                     f"{summary['mean_score'][i]:>10.1f}")
-    turns = " ".join(f"{t:.1f}" for t in summary["mean_round_turns"])
-    lines.append(f"mean turns per round 1-7: {turns}")
+PHASE_WORDS = {"take": "to take or pass", "claim": "may claim the discard", "discard": "to discard",
+               "over": "(the round is over)"}
+
+
+def state_text(state) -> str:
+    """A game in play: the round, each seat's hand and total, the table, the moves."""
+    st = state.round
+    rnd = get_round(st.number)
+    if state.is_terminal():
+        low = min(state.totals)
+        tops = [i + 1 for i, t in enumerate(state.totals) if t == low]
+        who = f"seat {tops[0]} wins" if len(tops) == 1 else "a tie for the lowest total"
+        lines = [f"game {state.seed}: over after 7 rounds, {who}"]
+    else:
+        lines = [f"game {state.seed}, round {st.number} of 7 ({rnd.contract}), turn {st.turns}: "
+                 f"seat {st.current_player() + 1} {PHASE_WORDS[st.phase]}"]
+    for i, p in enumerate(st.players):
+        mark = " (down)" if p.down else ""
+        lines.append(f"  seat {i + 1}: total {state.totals[i]:>4}  {format_cards(hand_cards(p.hand))}{mark}")
+    lines.append(f"  discard: {format_cards(st.discard[-1:]) or '(empty)'}   stock: {len(st.stock)} cards")
+    for m in st.melds:
+        lines.append(f"  {m.kind:<9} {format_cards(m.cards)}  (seat {m.owner + 1})")
+    if not state.is_terminal():
+        lines.append("  moves: " + " ".join(state.format_move(m) for m in state.legal_moves()))
     return "\n".join(lines)
