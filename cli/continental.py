@@ -1,19 +1,29 @@
-"""`solve continental`: contracts, deficiency, odds and play-outs of Continental."""
+"""`solve continental`: contracts, deficiency, odds and play-outs of Continental.
+
+Thin over ``solver.continental``: `hand` and `deal` answer exact questions as a
+Result (verdict won/lost/unknown), `show` and `verify` work on the contract's
+seven-round game state, `play` is the shared play-out command.
+"""
 from __future__ import annotations
+
+import json
 
 import click
 
-from tqdm import tqdm
-
-from solver.cli.common import SEED, emit_json, game_group, is_tty
+from solver.cli.common import JSON_OPTION, SEED, add_play_command, emit_json, game_group, read_text_file
 from solver.continental.analysis import odds as run_odds
-from solver.continental.notation import Pack, format_card, format_cards, hand_cards, hand_from_cards, parse_hand
-from solver.continental.play import play_many
-from solver.continental.render import hand_text, odds_text, play_text
+from solver.continental.contract import run_deal
+from solver.continental.game import Continental
+from solver.continental.notation import Pack, format_card, hand_cards, hand_from_cards, parse_hand
+from solver.continental.render import LIMIT_WORDS, hand_text, odds_text, state_text
 from solver.continental.rules import deal_hand, get_round
-from solver.continental.search import DEFAULT_NODE_LIMIT, analyse_hand, deficiency
+from solver.continental.search import DEFAULT_LIMITS, DEFAULT_NODE_LIMIT, analyse_hand
+from solver.errors import InputError
+from solver.game import Limits, check_moves
 
 ROUND = click.IntRange(1, 7)
+JSON = JSON_OPTION
+CONTEXT = {"game": "continental", "variant": None}
 
 
 def pack_options(f):
@@ -27,7 +37,23 @@ def pack_options(f):
     return f
 
 
-JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def limit_options(node_help: str):
+    """--node-limit, --time-limit, --table-mb (None: the analysis's default)."""
+    def wrap(f):
+        f = click.option("--table-mb", type=float, default=None,
+                         help="Table memory in MiB (the searches here keep no table; checked, then unused).")(f)
+        f = click.option("--time-limit", type=float, default=None,
+                         help="Stop with 'unknown' after this many seconds (default: none).")(f)
+        f = click.option("--node-limit", type=int, default=None, help=node_help)(f)
+        return f
+    return wrap
+
+
+def answer(result, seed) -> dict:
+    """An exact answer's JSON object: the context keys, then the Result's."""
+    out = dict(CONTEXT, seed=seed)
+    out.update(result.to_dict())
+    return out
 
 
 @game_group
@@ -36,35 +62,34 @@ def continental():
 
 
 @continental.command()
-@click.argument("cards", nargs=-1, required=True)
+@click.argument("cards", nargs=-1)
+@click.option("--seed", type=SEED, default=None, help="Analyse the hand of deal SEED instead of CARDS.")
 @click.option("--round", "round_number", type=ROUND, required=True, help="Round 1-7.")
-@click.option("--node-limit", type=click.IntRange(min=1), default=DEFAULT_NODE_LIMIT,
-              show_default=True, help="Combinations the arrangement search may place.")
+@limit_options(f"Nodes each search may visit (default {DEFAULT_NODE_LIMIT:,}); past it: unknown.")
 @pack_options
 @JSON
-def hand(cards, round_number, node_limit, decks, jokers_per_deck, joker_limit, as_json):
+def hand(cards, seed, round_number, node_limit, time_limit, table_mb, decks, jokers_per_deck,
+         joker_limit, as_json):
     """Does a hand meet round R's contract?  Arrangement, points left, deficiency, outs.
 
-    CARDS is one quoted string or several words: "As 2s 3s 4s Kh Kd X".
+    CARDS is one quoted string or several words: "As 2s 3s 4s Kh Kd X"; or give
+    --seed N for the hand of deal N (as `deal` and `odds` deal it).  The verdict
+    is won (meets, with the fewest-points arrangement), lost (does not, with the
+    exact deficiency) or unknown (a limit stopped a search).
     """
     pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
-    h = parse_hand(" ".join(cards), pack=pack)
-    report = analyse_hand(h, round_number, pack=pack, joker_limit=joker_limit,
-                          node_limit=node_limit)
-    if as_json:
-        emit_json({
-            "round": report["round"],
-            "hand": [format_card(c) for c in hand_cards(h)],
-            "meets": report["meets"],
-            "deficiency": report["deficiency"],
-            "melds": [[format_card(c) for c in m] for m in report["melds"]],
-            "points_left": report["points_left"],
-            "arrangement": report["arrangement"],
-            "nodes": report["arrangement_nodes"],
-            "improving": [format_card(c) for c in report["improving"]],
-        })
+    if bool(cards) == (seed is not None):
+        raise InputError("give the hand's CARDS or --seed N, one of the two")
+    limits = Limits(node_limit, time_limit, table_mb).or_defaults(**DEFAULT_LIMITS.to_dict())
+    if seed is not None:
+        h = hand_from_cards(deal_hand(seed, get_round(round_number).cards, pack=pack))
     else:
-        click.echo(hand_text(report))
+        h = parse_hand(" ".join(cards), pack=pack)
+    result = analyse_hand(h, round_number, pack=pack, joker_limit=joker_limit, limits=limits)
+    if as_json:
+        emit_json(answer(result, seed))
+    else:
+        click.echo(hand_text(result))
 
 
 @continental.command()
@@ -91,40 +116,107 @@ def odds(round_number, deals, seed, method, workers, decks, jokers_per_deck, jok
 
 
 @continental.command()
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games with seeds SEED .. SEED+N-1.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="First game seed.")
-@click.option("--policy", "policies", multiple=True, type=click.Choice(["random", "greedy"]),
-              help="Policy per seat, repeated; seats cycle through the list "
-                   "(default: greedy, random).")
+@click.option("--seed", type=SEED, required=True, help="Deal number (unsigned 64-bit).")
+@click.option("--round", "round_number", type=ROUND, default=7, show_default=True, help="Round 1-7.")
+@limit_options("Nodes the deficiency search may visit (default: no limit); past it: unknown.")
 @pack_options
 @JSON
-def play(players, games, seed, policies, decks, jokers_per_deck, joker_limit, as_json):
-    """Whole seven-round games between policies: scores and win rates by seat."""
-    pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
-    with tqdm(total=games, disable=not is_tty(), desc="games") as bar:
-        summary = play_many(games, seed=seed, players=players,
-                            policies=policies or ("greedy", "random"), pack=pack,
-                            joker_limit=joker_limit, progress=bar.update)
+def deal(seed, round_number, node_limit, time_limit, table_mb, decks, jokers_per_deck, joker_limit, as_json):
+    """The hand of deal SEED for round R (as odds deals it) and its deficiency
+    (the `deal` analysis: won if it meets the contract, lost if not)."""
+    limits = Limits(node_limit, time_limit, table_mb)
+    result = run_deal(seed, game=None, limits=limits, round=round_number, decks=decks,
+                      jokers_per_deck=jokers_per_deck, joker_limit=joker_limit)
     if as_json:
-        emit_json(summary)
-    else:
-        click.echo(play_text(summary))
+        emit_json(answer(result, seed))
+        return
+    d = result.fields["deficiency"]
+    tail = f"unknown ({LIMIT_WORDS[result.limit]})" if d is None else str(d)
+    click.echo(f"{' '.join(result.fields['hand'])}\ndeficiency: {tail}")
+
+
+def _moves_text(moves, moves_file):
+    """Moves in notation from --moves and/or a file: words separated by blanks;
+    move numbers such as ``12.`` are skipped; a JSON object's ``line`` is read
+    (the output of `play --json`)."""
+    text = " ".join(m for m in (moves or "",) if m)
+    if moves_file is not None:
+        raw = read_text_file(moves_file) if moves_file != "-" else click.get_text_stream("stdin").read()
+        stripped = raw.strip()
+        if stripped.startswith("{"):
+            try:
+                line = json.loads(stripped).get("line")
+            except (ValueError, AttributeError):
+                raise InputError(f"{moves_file}: not a JSON object with a 'line'") from None
+            if not isinstance(line, list) or not all(isinstance(m, str) for m in line):
+                raise InputError(f"{moves_file}: 'line' must be a list of moves")
+            raw = " ".join(line)
+        text = f"{text} {raw}"
+    return [w for w in text.split() if not (w.endswith(".") and w[:-1].isdigit())]
+
+
+def state_json(state, seed, picture) -> dict:
+    st = state.round
+    terminal = state.is_terminal()
+    return dict(CONTEXT, seed=seed, picture=picture, svg=None, players=state.game.players,
+                round=st.number, phase=st.phase, to_move=None if terminal else st.current_player(),
+                hands=[[format_card(c) for c in hand_cards(p.hand)] for p in st.players],
+                down=[p.down for p in st.players], totals=list(state.totals),
+                discard=format_card(st.discard[-1]) if st.discard else None, stock=len(st.stock),
+                melds=[{"kind": m.kind, "cards": [format_card(c) for c in m.cards], "owner": m.owner}
+                       for m in st.melds],
+                legal=[state.format_move(m) for m in state.legal_moves()],
+                terminal=terminal, winner=state.winner())
 
 
 @continental.command()
-@click.option("--seed", type=SEED, required=True, help="Deal number (unsigned 64-bit).")
-@click.option("--round", "round_number", type=ROUND, required=True, help="Round 1-7.")
-@pack_options
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Game number.")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats at the table.")
+@click.option("--moves", default=None, metavar="MOVES", help="Moves to play first, e.g. 'pass claim 7h'.")
+@click.option("--moves-file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="A file of moves (or the JSON of `play --json`); '-' reads stdin.")
 @JSON
-def deal(seed, round_number, decks, jokers_per_deck, joker_limit, as_json):
-    """The hand of deal SEED for round R (as odds deals it) and its deficiency."""
-    pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
-    cards = deal_hand(seed, get_round(round_number).cards, pack=pack)
-    d = deficiency(hand_from_cards(cards), round_number, pack=pack, joker_limit=joker_limit)
+def show(seed, players, moves, moves_file, as_json):
+    """Game SEED after MOVES: each seat's hand and total, the table, the moves there are."""
+    game = Continental(players=players)
+    state = check_moves(game.new_initial_state(seed), _moves_text(moves, moves_file))
+    picture = state_text(state)
     if as_json:
-        emit_json({"seed": seed, "round": round_number, "hand": [format_card(c) for c in cards],
-                   "deficiency": d, "meets": d == 0})
+        emit_json(state_json(state, seed, picture))
     else:
-        click.echo(f"{format_cards(cards)}\ndeficiency: {d}")
+        click.echo(picture)
+
+
+@continental.command()
+@click.argument("moves_file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--seed", type=SEED, required=True, help="Game number.")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats at the table.")
+@JSON
+@click.pass_context
+def verify(ctx, moves_file, seed, players, as_json):
+    """Replay a game record (moves in notation, or `play --json` output): exit 0 if
+    every move is legal, 1 at the first illegal one."""
+    words = _moves_text(None, moves_file)
+    state = Continental(players=players).new_initial_state(seed)
+    error = None
+    played = 0
+    for text in words:
+        try:
+            state.apply(state.parse_move(text))
+        except InputError as exc:
+            error = f"move {played + 1} ({text[:40]}): {exc}"
+            break
+        played += 1
+    out = dict(CONTEXT, seed=seed, valid=error is None, moves_played=played, error=error,
+               finished=state.is_terminal(), totals=list(state.totals), winner=state.winner())
+    if as_json:
+        emit_json(out)
+    elif error is None:
+        status = "finished" if state.is_terminal() else "not finished"
+        click.echo(f"valid: {played} moves, game {status}; totals {state.totals}")
+    else:
+        click.echo(f"invalid: {error}")
+    ctx.exit(0 if error is None else 1)
+
+
+add_play_command(continental, "continental")
