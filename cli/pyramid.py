@@ -1,49 +1,57 @@
 """`solve pyramid`: Continuous Pyramid and Pyramid of Wild Dragons.
 
-Thin over ``solver.pyramid``: options become keyword arguments, results become
-text or one JSON object.
+Thin over ``solver.pyramid`` and its contract adapter (``solver.pyramid.contract``):
+options become keyword arguments, answers become text or one JSON object
+whose keys are present whatever the answer.
 """
 from __future__ import annotations
 
-import functools
 import json
 
 import click
 
-from solver.cli.common import SEED, emit_json, read_text_file
+from solver.cli.common import JSON_OPTION, SEED, add_play_command, emit_json, read_text_file, refuse_group_options
 from solver.errors import InputError
+from solver.game import Limits, Result
 from solver.pyramid import render
 from solver.pyramid.check import check_solution, parse_solution_text, replay
+from solver.pyramid.contract import THOUGHTFUL_LIMITS, thoughtful_answer
 from solver.pyramid.deal import Deal, deal_from_seed, parse_deal
+from solver.pyramid.geometry import POSITIONS
 from solver.pyramid.rules import VARIANTS
-from solver.pyramid.search import (DEFAULT_NODE_LIMIT, DEFAULT_TABLE_MB, DEFAULT_TIME_LIMIT,
-                                   SolveResult, solve)
+from solver.pyramid.tiles import TILES
 
+GAME = "pyramid"
 VARIANT_NAMES = {"continuous": "Continuous Pyramid", "wild-dragons": "Pyramid of Wild Dragons"}
 
 
-def deal_source(func):
-    """Add --seed / --deal / --deal-file and --variant to a command."""
+def deal_options(func):
+    """Add --seed / --deal / --deal-file to a command."""
     options = [
         click.option("--seed", type=SEED, help="Deal number: an unsigned 64-bit integer."),
         click.option("--deal", "deal_text", metavar="TOKENS", help="The deal as 144 tokens, e.g. '5D 1B EW ...'."),
         click.option("--deal-file", type=click.Path(dir_okay=False), help="A file holding the 144 tokens."),
-        click.option("--variant", type=click.Choice(VARIANTS), default="continuous", show_default=True,
-                     help="continuous: winds and seasons are neighbours; wild-dragons: they are not."),
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
-def search_limits(func):
+def variant_option(default):
+    return click.option("--variant", type=click.Choice(VARIANTS), default=default, show_default=default is not None,
+                        help="continuous: winds and seasons are neighbours; wild-dragons: they are not "
+                             "(default: continuous).")
+
+
+def limit_options(func):
+    """--node-limit / --time-limit / --table-mb: the search's Limits (default: the game's)."""
     options = [
-        click.option("--node-limit", type=click.IntRange(min=0), default=DEFAULT_NODE_LIMIT, show_default=True,
-                     help="Stop with 'unknown' after this many nodes (0: no limit)."),
-        click.option("--time-limit", type=click.FloatRange(min=0), default=DEFAULT_TIME_LIMIT, show_default=True,
-                     help="Stop with 'unknown' after this many seconds (0: no limit)."),
-        click.option("--table-mb", type=click.FloatRange(min=0), default=DEFAULT_TABLE_MB, show_default=True,
-                     help="Memory for the transposition table, in MiB."),
+        click.option("--node-limit", type=int, default=None,
+                     help=f"Stop with 'unknown' after this many nodes [default: {THOUGHTFUL_LIMITS.node_limit:,}]."),
+        click.option("--time-limit", type=float, default=None,
+                     help=f"Stop with 'unknown' after this many seconds [default: {THOUGHTFUL_LIMITS.time_limit:g}]."),
+        click.option("--table-mb", type=float, default=None,
+                     help=f"Memory for the transposition table, in MiB [default: {THOUGHTFUL_LIMITS.table_mb:g}]."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -67,29 +75,46 @@ def load_deal(seed, deal_text, deal_file, *, required: bool = True):
     return parse_deal(read_text_file(deal_file))
 
 
-def describe(result: SolveResult, deal: Deal) -> str:
+def context(deal, variant) -> dict:
+    """The context keys every JSON answer starts with."""
+    return {"game": GAME, "variant": variant, "seed": None if deal is None else deal.seed}
+
+
+def describe(result: Result, deal: Deal, variant: str) -> str:
     """The human-readable report of a solve."""
-    name = VARIANT_NAMES[result.variant]
+    name = VARIANT_NAMES[variant]
     header = f"{name}, deal {deal.seed}" if deal.seed is not None else f"{name}, given deal"
     lines = [header, f"verdict: {result.verdict}"]
+    fields = result.fields
     if result.verdict == "won":
         lines[-1] += " (solution replayed by the independent checker)"
-        for number, (move, slot) in enumerate(zip(result.moves, result.slots), start=1):
-            lines.append(f"{number:4d}. {str(move):8s} from reserve slot {slot}")
+        for number, (move, slot) in enumerate(zip(result.line, fields["slots"]), start=1):
+            lines.append(f"{number:4d}. {move:8s} from reserve slot {slot}")
     elif result.verdict == "lost":
         lines[-1] += " (proven by exhaustive search with sound cuts only)"
     else:
-        limit = {"nodes": "node limit", "time": "time limit"}.get(result.limit, result.limit)
-        lines[-1] += f" ({limit} reached; best line placed {result.deepest} tiles)"
-    lines.append(f"nodes {result.nodes:,}  time {result.seconds:.3f} s  "
-                 f"table peak {result.table_entries:,} entries of {result.table_bytes / 2**20:.0f} MiB")
+        limit = {"nodes": "node limit", "time": "time limit", "memory": "memory limit"}[result.limit]
+        lines[-1] += f" ({limit} reached; best line placed {fields['deepest']} tiles)"
+    lines.append(f"nodes {result.nodes:,}  time {fields['search_seconds']:.3f} s  "
+                 f"table peak {fields['table_entries']:,} entries of {fields['table_bytes'] / 2**20:.0f} MiB")
     return "\n".join(lines)
 
 
+def solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json) -> None:
+    deal = load_deal(seed, deal_text, deal_file)
+    variant = variant or "continuous"
+    result, _ = thoughtful_answer(deal, variant=variant, limits=Limits(node_limit, time_limit, table_mb))
+    if as_json:
+        emit_json({**context(deal, variant), **result.to_dict()})
+    else:
+        click.echo(describe(result, deal, variant))
+
+
 @click.group(invoke_without_command=True)
-@deal_source
-@search_limits
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@deal_options
+@variant_option(None)
+@limit_options
+@JSON_OPTION
 @click.pass_context
 def pyramid(ctx, seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json):
     """Continuous Pyramid: is a deal winnable, and how?
@@ -100,51 +125,67 @@ def pyramid(ctx, seed, deal_text, deal_file, variant, node_limit, time_limit, ta
     solve pyramid deal --seed 42            the deal's 144 tokens
     solve pyramid verify --seed 42 sol.txt  check a solution
     solve pyramid show --seed 42 --moves 60 the pyramid after 60 moves
+    solve pyramid play --seed 5 --policy lookahead   one blind game
+
+    Options before a subcommand belong to `solve pyramid` itself (the solve);
+    a subcommand takes its own after its name.
     """
+    refuse_group_options(ctx, seed=seed, deal=deal_text, deal_file=deal_file, variant=variant,
+                         node_limit=node_limit, time_limit=time_limit, table_mb=table_mb, json=as_json)
     if ctx.invoked_subcommand is not None:
         return
-    deal = load_deal(seed, deal_text, deal_file, required=False)
-    if deal is None:
+    if seed is None and deal_text is None and deal_file is None:
+        if any(v not in (None, False) for v in (variant, node_limit, time_limit, table_mb, as_json)):
+            raise InputError("no deal given: use --seed N, --deal TOKENS or --deal-file PATH")
         click.echo(ctx.get_help())
         return
-    result = solve(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
-    if as_json:
-        emit_json(result.to_dict())
-    else:
-        click.echo(describe(result, deal))
+    solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json)
+
+
+@pyramid.command("solve")
+@deal_options
+@variant_option("continuous")
+@limit_options
+@JSON_OPTION
+def solve_command(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json):
+    """Decide a deal (the same as `solve pyramid --seed N`): won with the solution, lost, or unknown."""
+    solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json)
 
 
 @pyramid.command()
 @click.option("--seed", type=SEED, required=True, help="Deal number (unsigned 64-bit).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@JSON_OPTION
 def deal(seed, as_json):
-    """Print the 144 tokens of a seeded deal, in deal order."""
+    """Print the 144 tokens of a seeded deal, in deal order (the same for both variants)."""
     d = deal_from_seed(seed)
     if as_json:
-        emit_json({"seed": seed, "deal": d.tokens()})
+        emit_json({**context(d, None), "deal": d.tokens()})
     else:
         click.echo(d.text())
 
 
 @pyramid.command()
-@deal_source
+@deal_options
+@variant_option(None)
 @click.argument("solution_file", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@JSON_OPTION
 @click.pass_context
 def verify(ctx, seed, deal_text, deal_file, variant, solution_file, as_json):
     """Check a solution: a move per line (TILE@POS) or the JSON of `solve pyramid --json`.
 
     Exit status 0: the moves are legal and win the deal; 1: they do not (the
-    first illegal move is named); 2: bad input.
+    first illegal move is named); 2: bad input.  Without a deal, the JSON's
+    seed and variant are used.
     """
     text = read_text_file(solution_file)
     moves = parse_solution_text(text)
     deal = load_deal(seed, deal_text, deal_file, required=False)
     if deal is None:
         deal, variant = _deal_from_solution_json(text, variant)
+    variant = variant or "continuous"
     report = check_solution(deal, moves, variant=variant)
     if as_json:
-        emit_json({"seed": deal.seed, "variant": variant, **report.to_dict()})
+        emit_json({**context(deal, variant), **report.to_dict()})
     elif report.valid:
         click.echo(f"valid: {report.moves_played} legal moves win the deal ({variant})")
     else:
@@ -152,42 +193,47 @@ def verify(ctx, seed, deal_text, deal_file, variant, solution_file, as_json):
     ctx.exit(0 if report.valid else 1)
 
 
-def _deal_from_solution_json(text: str, variant: str):
-    """A JSON solution names its seed and variant; use them when no deal is given."""
+def _deal_from_solution_json(text: str, variant):
+    """A JSON solution names its seed and variant; use them when no deal is given
+    (a --variant given on the command line wins)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
         data = None
-    if isinstance(data, dict) and isinstance(data.get("seed"), int):
-        return deal_from_seed(data["seed"]), data.get("variant", variant)
+    if isinstance(data, dict) and isinstance(data.get("seed"), int) and not isinstance(data["seed"], bool):
+        named = data.get("variant")
+        if variant is None and named is not None and named not in VARIANTS:
+            raise InputError(f"the JSON solution names an unknown variant {str(named)[:40]!r}")
+        return deal_from_seed(data["seed"]), variant or named
     raise InputError("no deal given: use --seed N, --deal TOKENS or --deal-file PATH")
 
 
 @pyramid.command()
-@deal_source
-@search_limits
+@deal_options
+@variant_option("continuous")
+@limit_options
 @click.option("--moves", "count", type=click.IntRange(min=0), default=None,
               help="Draw the position after this many moves of the solution (default: all).")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also write an SVG picture here.")
-@click.pass_context
-def show(ctx, seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, count, svg_path):
+@JSON_OPTION
+def show(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, count, svg_path, as_json):
     """Draw the pyramid after the first K moves of the solution.
 
     A deal that is not won is drawn along the line that placed the most tiles.
+    --json prints the solve's answer with the drawn position: ``drawn`` (the
+    moves drawn), ``last_move``, ``board`` (144 tokens or null, by position),
+    ``positions`` (their names), ``reserves`` (slots 1-9), ``stock_left``, ``svg``.
     """
     deal = load_deal(seed, deal_text, deal_file)
-    result = solve(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
-    line = result.moves if result.verdict == "won" else result.best_line
+    result, raw = thoughtful_answer(deal, variant=variant, limits=Limits(node_limit, time_limit, table_mb))
+    line = raw.moves if raw.verdict == "won" else raw.best_line
     if count is None:
         count = len(line)
     if count > len(line):
-        kind = "solution" if result.verdict == "won" else f"best line ({result.verdict} deal)"
+        kind = "solution" if raw.verdict == "won" else f"best line ({raw.verdict} deal)"
         raise InputError(f"--moves {count}: the {kind} has only {len(line)} moves")
     state = replay(deal, line[:count], variant=variant)
     last = line[count - 1] if count else None
-    click.echo(f"{VARIANT_NAMES[variant]}, deal {deal.seed if deal.seed is not None else '(given)'}: "
-               f"{result.verdict}; after {count} moves" + (f", last {last}" if last else ""))
-    click.echo(render.text(state, last_move=last))
     if svg_path:
         title = f"{VARIANT_NAMES[variant]} deal {deal.seed if deal.seed is not None else ''} after {count} moves"
         try:
@@ -195,9 +241,20 @@ def show(ctx, seed, deal_text, deal_file, variant, node_limit, time_limit, table
                 fh.write(render.svg(state, last_move=last, title=title))
         except OSError as exc:
             raise InputError(f"cannot write {svg_path}: {exc.strerror}") from None
+    if as_json:
+        emit_json({**context(deal, variant), **result.to_dict(),
+                   "drawn": [str(m) for m in line[:count]], "last_move": None if last is None else str(last),
+                   "board": [None if f is None else TILES[f].token for f in state.board],
+                   "positions": [p.name for p in POSITIONS],
+                   "reserves": [None if f is None else TILES[f].token for f in state.reserve],
+                   "stock_left": state.stock_left(),
+                   "svg": svg_path})
+        return
+    click.echo(f"{VARIANT_NAMES[variant]}, deal {deal.seed if deal.seed is not None else '(given)'}: "
+               f"{result.verdict}; after {count} moves" + (f", last {last}" if last else ""))
+    click.echo(render.text(state, last_move=last))
+    if svg_path:
         click.echo(f"wrote {svg_path}")
 
 
-from solver.cli.pyramid_play import batch, play  # noqa: E402  (issue 3: blind play and batch)
-pyramid.add_command(play)
-pyramid.add_command(batch)
+add_play_command(pyramid, GAME)

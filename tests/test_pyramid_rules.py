@@ -159,4 +159,4 @@ def test_game_end():
     state.apply(move)
     # deal 12 is a known early deadlock for some first moves: terminal means no legal move
     assert state.is_terminal() == (not state.legal_moves())
-    assert state.returns() == 0.0
+    assert state.returns() == [0.0] and state.winner() is None

@@ -64,7 +64,8 @@ def replay(deal: Deal, moves: Sequence[Union[str, Move]], *, variant: str = "con
 
 def parse_solution_text(text: str) -> List[str]:
     """Moves from a solution file: one ``TILE@POS`` per line, or the JSON object
-    that ``solve pyramid --json`` prints.  Numbering, slot notes, ``#`` comments
+    that ``solve pyramid --json`` prints (its ``line``; ``moves`` in files
+    written before the contract).  Numbering, slot notes, ``#`` comments
     and lines without a move (such as the report around ``solve pyramid``'s
     solution) are ignored, so that report can be checked as it stands.
 
@@ -79,9 +80,11 @@ def parse_solution_text(text: str) -> List[str]:
             data = json.loads(stripped)
         except json.JSONDecodeError as exc:
             raise InputError(f"the solution file is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-        moves = data.get("moves") if isinstance(data, dict) else None
+        moves = None
+        if isinstance(data, dict):
+            moves = data.get("line") if "line" in data else data.get("moves")
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise InputError("the JSON solution has no 'moves' list of TILE@POS strings")
+            raise InputError("the JSON solution has no 'line' list of TILE@POS strings")
         return moves
     moves = []
     for line in stripped.splitlines():
