@@ -104,17 +104,22 @@ def reference_options(state: ContinuumState) -> list:
     cands = [o for c in dict.fromkeys(hand)
              for o in reference_card_options(row, player, c, opp=state.moved, need_balance=per_card or final)]
     top = state.discard[-1] if state.discard else None
+    taken = []
     if not state.took and top is not None and top[0] not in "JQ" and hand:
-        cands += reference_card_options(row, player, top, opp=state.moved, from_discard=True,
-                                        need_balance=per_card)
-    if not (per_card or final):
-        def restorable(o) -> bool:
-            rest = list(hand)
-            if not o.from_discard:
-                rest.remove(o.card)
-            return any(reference_card_options(o.row, player, c, opp=o.opp) for c in dict.fromkeys(rest))
-        cands = [o for o in cands if both_balanced(o.row) or restorable(o)]
-    return [o.text() for o in cands]
+        taken = reference_card_options(row, player, top, opp=state.moved, from_discard=True,
+                                       need_balance=per_card)
+
+    def restorable(o) -> bool:
+        rest = list(hand)
+        if not o.from_discard:
+            rest.remove(o.card)
+        return any(reference_card_options(o.row, player, c, opp=o.opp) for c in dict.fromkeys(rest))
+
+    if not per_card:      # an earlier play (the top discard's always) must leave a way back
+        if not final:
+            cands = [o for o in cands if both_balanced(o.row) or restorable(o)]
+        taken = [o for o in taken if both_balanced(o.row) or restorable(o)]
+    return [o.text() for o in cands + taken]
 
 
 def reference_check(state: ContinuumState) -> None:

@@ -103,10 +103,13 @@ class ContinuumState(State):
             self.hands[player].append(self.draw.pop(0))
 
     def options(self, player: str, opp: int, *, take_discard: bool, final: bool) -> List[Option]:
-        """Every legal way to play a card now.  ``final``: this play ends the
+        """Every legal way to play a card now, the hand's cards (in hand order)
+        then the top discard's.  ``final``: this play from the hand ends the
         turn, so (with the per-turn balance rule) it must leave both players 3
         per side; an earlier play may unbalance the row only if another card
-        still in hand can then restore the balance."""
+        still in hand can then restore the balance.  Taking the top discard is
+        never the turn's last play (it does not count), so it is such an
+        earlier play even when ``final``."""
         hand = self.hands[player]
         per_card = self.balance == "card"
         cands: List[Option] = []
@@ -114,12 +117,15 @@ class ContinuumState(State):
             cands.extend(card_options(self.key, player, card, opp=opp,
                                       need_balance=per_card or final))
         top = self.discard[-1] if self.discard else None
+        taken: List[Option] = []
         if take_discard and top is not None and top[0] not in "JQ" and hand:
-            cands.extend(card_options(self.key, player, top, opp=opp, from_discard=True,
-                                      need_balance=per_card))
-        if per_card or final:
-            return cands
-        return [o for o in cands if balanced(o.key) or self._restorable(player, o)]
+            taken = card_options(self.key, player, top, opp=opp, from_discard=True,
+                                 need_balance=per_card)
+        if not per_card:
+            if not final:
+                cands = [o for o in cands if balanced(o.key) or self._restorable(player, o)]
+            taken = [o for o in taken if balanced(o.key) or self._restorable(player, o)]
+        return cands + taken
 
     def _restorable(self, player: str, opt: Option) -> bool:
         rest = list(self.hands[player])

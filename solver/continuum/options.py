@@ -75,8 +75,8 @@ def card_options(key: int, player: str, card: str, *, opp: int = -1,
     this turn (-1 none); only it, while single, may move again.  With
     ``need_balance`` only end rows where both players keep 3 per side."""
     own = MASK[player]
-    if card[0] == "J":
-        return [Option(card, 0, (), key, from_discard, opp)]
+    if card[0] == "J":     # moves nothing: playable where the row already meets the balance
+        return [Option(card, 0, (), key, from_discard, opp)] if not need_balance or balanced(key) else []
     out: List[Option] = []
     if card[0] == "K":
         found: Dict = {}
@@ -133,7 +133,8 @@ def reference_card_options(row: Row, player: str, card: str, *, opp: int = -1,
                            from_discard: bool = False, need_balance: bool = True) -> List[Option]:
     """The pure-Python twin of :func:`card_options`, on rows."""
     if card[0] == "J":
-        return [Option(card, 0, (), row_key(row), from_discard, opp)]
+        ok = not need_balance or (three_per_side(row, "A") and three_per_side(row, "B"))
+        return [Option(card, 0, (), row_key(row), from_discard, opp)] if ok else []
     own = own_pyramids(player)
     choices: List[Tuple[int, Dict]] = []
     if card[0] == "K":
