@@ -6,6 +6,7 @@ from solver.continuum.pieces import own_pyramids
 from solver.continuum.rules import apply, is_won, legal_moves, start_row
 from solver.continuum.search import solve_puzzle
 from solver.errors import InputError
+from solver.game import Limits
 
 
 def replay(row, res, *, kings=False):
@@ -52,13 +53,28 @@ def test_already_won_costs_nothing():
     row = parse_row("yL yM yS | bL bM bS || rL rM rS | gL gM gS")
     res = solve_puzzle(row, player="A")
     assert (res.verdict, res.pips, res.moves, res.plan) == ("solved", 0, 0, [])
+    assert res.to_result().verdict == "won"
 
 
-@pytest.mark.parametrize("limits", [{"max_nodes": 50}, {"max_states": 200}])
-def test_limits_give_unknown_never_a_negative(limits):
-    res = solve_puzzle(start_row(), player="A", **limits)
-    assert res.verdict == "unknown" and res.limit in ("max_nodes", "max_states")
+@pytest.mark.parametrize("limits, name", [(Limits(node_limit=50), "nodes"), (Limits(node_limit=1000), "nodes"),
+                                          (Limits(table_mb=0.01), "memory")])
+def test_limits_give_unknown_never_a_negative(limits, name):
+    res = solve_puzzle(start_row(), player="A", limits=limits)
+    assert res.verdict == "unknown" and res.limit == name
     assert res.pips is None and res.plan == []
+    assert res.to_result().to_dict()["verdict"] == "unknown"
+    if name == "nodes":
+        assert res.nodes == limits.node_limit
+
+
+def test_the_time_limit_is_honoured():
+    """The kernel has no clock: the driver runs it in rounds and reads the
+    clock between them.  The moves-cost search needs ~50,000 expansions."""
+    res = solve_puzzle(start_row(), player="A", cost="moves", limits=Limits(time_limit=0.001))
+    assert (res.verdict, res.limit) == ("unknown", "time") and res.seconds < 0.5
+    full = solve_puzzle(start_row(), player="A", cost="moves", limits=Limits(time_limit=60))
+    assert (full.verdict, full.pips, full.moves) == ("solved", 30, 13)
+    assert full.nodes == solve_puzzle(start_row(), player="A", cost="moves").nodes
 
 
 def test_unbalanced_row_is_rejected():
