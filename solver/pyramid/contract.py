@@ -81,7 +81,7 @@ def thoughtful_answer(deal: Deal, *, variant: str = "continuous",
     r = solve(deal, variant=variant, node_limit=limits.node_limit, time_limit=limits.time_limit,
               table_mb=limits.table_mb)
     won = r.verdict == "won"
-    fields = {"placed": 144 if won else r.deepest, "deepest": r.deepest, "slots": list(r.slots) if won else None,
+    fields = {"placed": 144 if won else r.deepest, "deepest": 144 if won else r.deepest, "slots": list(r.slots) if won else None,
               "table_entries": r.table_entries, "table_bytes": r.table_bytes,
               "search_seconds": round(r.seconds, 6)}
     return Result(r.verdict, r.limit, r.nodes, time.perf_counter() - t0, [str(m) for m in r.moves], fields), r
