@@ -70,6 +70,28 @@ def test_per_turn_reading_allows_an_unbalancing_switch_that_the_turn_undoes():
     assert "2h: rS x gS" not in {o.text() for o in state.options("A", -1, take_discard=False, final=False)}
 
 
+def test_neither_the_top_discard_nor_a_jack_may_end_a_turn_unbalanced():
+    """Taking the top discard does not count as a play, so even before the
+    turn's last play it may unbalance the row only if a card in hand can
+    restore it; a jack moves nothing, so it cannot end a turn on an unbalanced
+    row.  (Both let a turn end with two pyramids on a side.)"""
+    row = parse_row("bL bM bS | rL rM | rS || gS | yL yM yS | gL gM")
+    state = ContinuumState(1)
+    state.key, state.hands["A"], state.discard = row_key(row), ["Qd"], ["2h"]
+    texts = {o.text() for o in state.options("A", -1, take_discard=True, final=True)}
+    assert "2h (top discard): rS x gS" not in texts
+    state.hands["A"] = ["2d"]                               # 2d can switch gS back
+    texts = {o.text() for o in state.options("A", -1, take_discard=True, final=True)}
+    assert "2h (top discard): rS x gS" in texts and "2d: rS x gS" not in texts
+    unbalanced = parse_row("bL bM bS | rL rM | gS || rS | yL yM yS | gL gM")
+    state.key, state.hands["A"] = row_key(unbalanced), ["Jd"]
+    assert state.options("A", pyramid_id("gS"), take_discard=False, final=True) == []
+    assert [o.text() for o in state.options("A", -1, take_discard=False, final=False)] == []
+    state.key = row_key(row)
+    assert [o.text() for o in state.options("A", -1, take_discard=False, final=True)] == \
+        ["Jd: opponent passes next turn"]
+
+
 def test_the_opponents_single_may_move_again_but_no_other():
     row = parse_row("bL bM bS | rL rM | rS || gS | yL yM yS | gL gM")
     two = {o.text() for o in card_options(row_key(row), "A", "2h", opp=-1, need_balance=False)}
