@@ -418,9 +418,9 @@ cdef class Board:
         return out
 
     def search(self, *, int max_depth=64, double time_limit=0.0, int64_t node_limit=0,
-               int tt_mb=64):
+               int tt_mb=64, int64_t tt_entries=0):
         """Run the solver core; see :func:`_solve` for the contract."""
-        return _solve(self, max_depth, time_limit, node_limit, tt_mb)
+        return _solve(self, max_depth, time_limit, node_limit, tt_mb, tt_entries)
 
     cdef State *state(self):
         return &self.st
@@ -429,7 +429,7 @@ cdef class Board:
 # -- the solver core -------------------------------------------------------
 
 cdef struct TTEntry:
-    uint64_t key
+    uint64_t key          # the position's full 64-bit Zobrist hash, compared on every probe
     int16_t value
     int8_t depth
     uint8_t flag
@@ -519,7 +519,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     if alpha >= beta:
         return alpha
     e = &S.tt[st.hash & S.tt_mask]
-    if e.key == st.hash:
+    if e.key == st.hash:          # verified: the whole key, not only the index bits
         ttmove = e.move
         if e.depth >= depth:
             v = from_tt(e.value, ply)
@@ -573,7 +573,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     return best
 
 
-def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, int tt_mb):
+def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, int tt_mb,
+           int64_t tt_entries=0):
     """Iterative deepening from ``board``; a dict with the proven verdict.
 
     Returns ``result`` ('win', 'loss', 'draw' or 'unknown', for the side to
@@ -581,6 +582,11 @@ def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, in
     ``best`` (the move as a reference tuple: fastest win, longest defence),
     ``depth`` (last completed depth), ``nodes``, ``limit`` (what stopped an
     unknown: 'depth', 'time' or 'nodes') and ``tt_entries``.
+
+    The transposition table is the largest power of two of entries within
+    ``tt_mb`` MiB, or exactly ``tt_entries`` when that is given (a power of
+    two; the tests force collisions with a tiny table).  An entry is used only
+    when its stored 64-bit key equals the position's hash.
 
     A draw is claimed only after a depth whose search met no horizon and used
     no non-decisive transposition entry: then every line ends in a win, a loss
@@ -598,8 +604,13 @@ def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, in
         raise ValueError(f"depth must be 1..{MAXPLY - 2}")
     if tt_mb < 1:
         raise ValueError("tt_mb must be >= 1")
-    while entries * 2 * sizeof(TTEntry) <= <uint64_t>tt_mb * 1024 * 1024:
-        entries *= 2
+    if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
+        raise ValueError("tt_entries must be 0 or a power of two")
+    if tt_entries:
+        entries = <uint64_t>tt_entries
+    else:
+        while entries * 2 * sizeof(TTEntry) <= <uint64_t>tt_mb * 1024 * 1024:
+            entries *= 2
     S = <Searcher *>calloc(1, sizeof(Searcher))
     if S == NULL:
         raise MemoryError()

@@ -92,3 +92,35 @@ def test_reference_rederives_the_table(request, position, depth, result, plies, 
     assert (ref["result"], ref["plies"]) == (result, plies)
     if best is not None:
         assert format_move(ref["best"]) == best
+
+
+import functools  # noqa: E402  (appended with the test below)
+
+from solver.cext.boundary import Board  # noqa: E402
+
+
+@functools.lru_cache(maxsize=None)
+def _reference_at_depth_2(position):
+    return reference_solve(parse_position(position), max_depth=2)
+
+
+@pytest.mark.parametrize("tt_entries", [1, 4, 64])
+def test_tiny_table_collisions_keep_the_reference_answers(tt_entries):
+    # With 1 to 64 entries nearly every probe lands on another position's
+    # entry: only the stored full 64-bit key keeps them apart.  (Probing
+    # without the key check answers FINAL "unknown" with 4 or 64 entries.)
+    for position, _, _, _, _ in ENDGAMES[:9]:
+        pos = parse_position(position)
+        ref = _reference_at_depth_2(position)
+        out = Board.from_position(pos).search(max_depth=2, tt_entries=tt_entries)
+        assert out["tt_entries"] == tt_entries
+        assert (out["result"], out["plies"]) == (ref["result"], ref["plies"]), position
+        if ref["result"] == "win":
+            assert out["best"] == ref["best"], position
+        if out["best"] is not None:
+            assert out["best"] in pos.legal_moves()
+    # the record's final position, as the reference proved it at depth 4 (ENDGAMES)
+    position, depth, result, plies, best = ENDGAMES[-1]
+    out = Board.from_position(parse_position(position)).search(max_depth=depth + 2,
+                                                               tt_entries=tt_entries)
+    assert (out["result"], out["plies"], format_move(out["best"])) == (result, plies, best)
