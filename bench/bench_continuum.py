@@ -4,7 +4,9 @@ python -m pytest -q bench/bench_continuum.py
 
 The strong-vs-strong sweep (the closing note's first-seat win rate) runs only
 when asked, with the number of games (seeds 0..N-1) in an environment variable;
-it prints one JSON summary and writes it to CONTINUUM_SWEEP_OUT if set:
+games go through the shared loop (solver.playout.play_out) and are summarised
+by solver.stats.playout_summary; it prints one JSON summary and writes it to
+CONTINUUM_SWEEP_OUT if set:
 
 CONTINUUM_SWEEP=10000 python -m pytest -q -s bench/bench_continuum.py -k sweep
 """
@@ -18,12 +20,16 @@ import pytest
 from solver.cext import continuum as C
 from solver.continuum.codec import row_key
 from solver.continuum.codec import key_row
-from solver.continuum.game import play_game, summarise
+from solver.continuum.contract import ENTRY
+from solver.continuum.game import Continuum
 from solver.continuum.options import card_options, reference_card_options
 from solver.continuum.pieces import own_pyramids
 from solver.continuum.rules import apply, legal_moves, start_row, successors
 from solver.continuum.search import mask, solve_puzzle
+from solver.games import seat_policies
+from solver.playout import play_out
 from solver.rng import SplitMix64
+from solver.stats import playout_summary
 
 ALL = frozenset(range(12))
 
@@ -59,9 +65,20 @@ def test_puzzle_start_moves(benchmark):
     assert res.verdict == "solved"
 
 
+def play(seed, policies, max_moves=ENTRY.max_moves):
+    """One game through the shared loop; the row (a dict) with the turns begun."""
+    game, box = Continuum(), {}
+    out = play_out(game, seat_policies("continuum", game, list(policies)), seed=seed, max_moves=max_moves,
+                   on_move=lambda state, move: box.setdefault("state", state))
+    row = out.to_dict()
+    row.update(seed=seed, policies=list(policies), turns=box["state"].turns if box else 0)
+    row.pop("line")
+    return row
+
+
 def test_playouts_random(benchmark):
-    benchmark.pedantic(lambda: [play_game(s, policies=("random", "random"), max_turns=200)
-                                for s in range(3)], rounds=1, iterations=1)
+    benchmark.pedantic(lambda: [play(s, ("random", "random"), max_moves=300) for s in range(3)],
+                       rounds=1, iterations=1)
 
 
 def test_card_options_reference(benchmark):
@@ -73,33 +90,39 @@ def test_card_options_compiled(benchmark):
 
 
 def test_playouts_strong(benchmark):
-    benchmark.pedantic(lambda: [play_game(s, policies=("puzzle", "puzzle")) for s in range(20)],
+    benchmark.pedantic(lambda: [play(s, ("puzzle", "puzzle")) for s in range(20)],
                        rounds=1, iterations=1)
 
 
 def sweep(games: int, *, first: int = 0, policies=("puzzle", "puzzle"), games_out=None) -> dict:
     """Seeds first..first+games-1 with the given policies; the summary plus
     timing.  ``games_out``: a file to append one JSON line per game (seed,
-    winner, turns), so that ranges run apart can be summarised together
-    (``python -m bench.bench_continuum --combine FILE...``)."""
+    winner, outcome, length in moves, turns), so that ranges run apart can be
+    summarised together (``python -m bench.bench_continuum --combine FILE...``)."""
     t0 = time.perf_counter()
-    records = []
+    rows = []
     for s in range(first, first + games):
-        rec = play_game(s, policies=policies)
-        rec.log = []
-        records.append(rec)
+        row = play(s, policies)
+        rows.append(row)
         if games_out:
             with open(games_out, "a") as f:
-                f.write(json.dumps({"seed": s, "winner": rec.winner, "turns": rec.turns}) + "\n")
-    out = summarise(records)
+                f.write(json.dumps(row) + "\n")
+    out = summarise(rows)
     out["seconds"] = round(time.perf_counter() - t0, 1)
     out["games_per_second"] = round(games / out["seconds"], 2)
+    return out
+
+
+def summarise(rows) -> dict:
+    """playout_summary (wins by seat, Wilson intervals, lengths in moves) plus
+    the finished games' turns by tens."""
+    out = playout_summary(rows)
     hist = {}
-    for r in records:
-        if r.winner:
-            b = min(r.turns // 10 * 10, 200)
+    for r in rows:
+        if r["outcome"] == "finished":
+            b = min(r["turns"] // 10 * 10, 200)
             hist[b] = hist.get(b, 0) + 1
-    out["length_histogram_by_10"] = {f"{b}-{b + 9}" if b < 200 else "200+": hist[b] for b in sorted(hist)}
+    out["turns_histogram_by_10"] = {f"{b}-{b + 9}" if b < 200 else "200+": hist[b] for b in sorted(hist)}
     return out
 
 
@@ -117,16 +140,15 @@ def test_sweep_strong_vs_strong():
 
 def combine(paths) -> dict:
     """One summary of the per-game lines written by several ``sweep`` runs."""
-    from types import SimpleNamespace
     games = {}
     for path in paths:
         with open(path) as f:
             for line in f:
                 g = json.loads(line)
                 games[g["seed"]] = g
-    recs = [SimpleNamespace(policies=("puzzle", "puzzle"), **games[s]) for s in sorted(games)]
-    out = summarise(recs)
-    out["seeds"] = [recs[0].seed, recs[-1].seed] if recs else None
+    rows = [games[s] for s in sorted(games)]
+    out = summarise(rows)
+    out["seeds"] = [rows[0]["seed"], rows[-1]["seed"]] if rows else None
     return out
 
 
