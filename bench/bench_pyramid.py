@@ -110,3 +110,29 @@ def test_sweep(benchmark, variant):
     benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info.update(summary)
     print(f"\n{variant} seeds 1-{SWEEP}: {summary}")
+
+
+BLIND_SEEDS = range(1, 11)
+
+
+@pytest.mark.parametrize("policy", ["greedy", "lookahead"])
+def test_blind_compiled_loop(benchmark, policy):
+    """Blind games in the fast compiled loop (the blind:POLICY analyses)."""
+    from solver.pyramid.blind import Greedy, Lookahead, play
+    player = {"greedy": Greedy, "lookahead": Lookahead}[policy]
+    deals = [deal_from_seed(s) for s in BLIND_SEEDS]
+    games = benchmark.pedantic(lambda: [play(d, player()) for d in deals], rounds=2, iterations=1)
+    benchmark.extra_info["won"] = sum(g.verdict == "won" for g in games)
+
+
+@pytest.mark.parametrize("policy", ["greedy", "lookahead"])
+def test_blind_shared_loop(benchmark, policy):
+    """The same games through the contract: the Policy twin in solver.playout.play_out
+    (the reference state's move generator dominates)."""
+    from solver.games import make_policy
+    from solver.playout import play_out
+    from solver.pyramid.rules import Pyramid
+    game = Pyramid()
+    outs = benchmark.pedantic(lambda: [play_out(game, [make_policy("pyramid", policy, game)], seed=s, max_moves=144)
+                                       for s in BLIND_SEEDS], rounds=2, iterations=1)
+    benchmark.extra_info["won"] = sum(o.winner == 0 for o in outs)
