@@ -241,7 +241,7 @@ def reach(stash: str, goals: str, direction: str, target: str, *, seed: int = 0,
     nodes left of ``node_limit``, the positions that fit in three quarters
     of ``table_mb`` (72 B each; the goal tree has the last quarter) and those
     the last round's rate says should be stored within 80 % of the time
-    left.  When no larger cap fits, the answer is ``unknown`` naming the
+    left (CPU seconds, as the kernels' clocks).  When no larger cap fits, the answer is ``unknown`` naming the
     limit that allowed the least.
 
     >>> r = reach("red:M orange:SL", "orange/red/yellow lime/green/teal cyan/blue/purple",
@@ -260,11 +260,11 @@ def reach(stash: str, goals: str, direction: str, target: str, *, seed: int = 0,
               "target": format_stash(what) if kind == "stash" else target.replace(" ", ""),
               "reachable": None, "turns": None, "states": 0, "proof": None}
     mem_cap = max(1, int(lim.table_mb * 0.75 * 2 ** 20 / BFS_STATE_BYTES))
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     cap = min(REACH_FIRST_ROUND, mem_cap, lim.node_limit)
     done, stop = 0, None
     while True:
-        r0 = time.perf_counter()
+        r0 = time.process_time()
         tree = tree_for(state, limit=tree_limit(lim.table_mb))
         raw = fast.bfs_reach(state.stashes[0], state.direction, tree, max_states=cap,
                              max_turns=1 << 30, **kw)
@@ -276,8 +276,8 @@ def reach(stash: str, goals: str, direction: str, target: str, *, seed: int = 0,
             stop = KERNEL_LIMITS[raw["limit"]]
             break
         # the round stopped at its cap: run a larger one if every limit allows it
-        remaining = lim.time_limit - (time.perf_counter() - t0)
-        rate = raw["states"] / max(time.perf_counter() - r0, 1e-6)
+        remaining = lim.time_limit - (time.process_time() - c0)
+        rate = raw["states"] / max(time.process_time() - r0, 1e-6)
         caps = {"nodes": lim.node_limit - done, "memory": mem_cap,
                 "time": int(0.8 * rate * remaining)}
         binding = min(caps, key=caps.get)
