@@ -344,7 +344,7 @@ def test_stats_count_playout_wins_by_seat(tmp_path):
     """Spectrum play-outs that P1 wins are counted as P1's wins, not as '0 won'."""
     db = str(tmp_path / "r.sqlite")
     run_batch(db=db, game="spectrum", analysis="playout", ranges=[(1, 6)], workers=1,
-              options={"policies": ["solver", "random"], "max_moves": 200}, progress=False)
+              options={"policies": ["solver", "random"], "players": 2, "max_moves": 200}, progress=False)
     from solver.stats import format_report, summarise
     with ResultStore(db) as st:
         report = summarise(st)

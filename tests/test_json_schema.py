@@ -25,7 +25,7 @@ CASES = [
     (["pyramid", "play", "--seed", "1", "--games", "3"], "playouts", 0),
     (["spectrum", "--seed", "10"], "answer", 0),
     (["spectrum", "--seed", "27", "--node-limit", "1000"], "answer", 0),
-    (["spectrum", "play", "--seed", "3", "--max-moves", "30"], "playout", 0),
+    (["spectrum", "play", "--seed", "3", "--players", "2", "--policy", "solver", "--policy", "random", "--max-moves", "30"], "playout", 0),
     (["boundary", "solve", "--position", FINAL], "answer", 0),
     (["boundary", "show"], "show", 0),
     (["boundary", "play", "--seed", "1", "--max-moves", "40"], "playout", 0),
