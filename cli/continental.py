@@ -10,7 +10,8 @@ import json
 
 import click
 
-from solver.cli.common import JSON_OPTION, SEED, add_play_command, emit_json, game_group, read_text_file
+from solver.cli.common import (JSON_OPTION, SEED, add_play_command, emit_json, read_text_file,
+                               refuse_group_options)
 from solver.continental.analysis import odds as run_odds
 from solver.continental.contract import run_deal
 from solver.continental.game import Continental
@@ -56,9 +57,21 @@ def answer(result, seed) -> dict:
     return out
 
 
-@game_group
-def continental():
+@click.group(name="continental", invoke_without_command=True)
+@JSON
+@click.pass_context
+def continental(ctx, as_json):
     """Continental rummy: contracts, deficiency, odds and play-outs."""
+    refuse_group_options(ctx, json=as_json)
+    if ctx.invoked_subcommand is not None:
+        return
+    if as_json:
+        from solver.games import analyses, policy_names
+        emit_json(dict(CONTEXT, seed=None, commands=list(ctx.command.commands),
+                       analyses=[a.name for a in analyses("continental")],
+                       policies=policy_names("continental")))
+    else:
+        click.echo(ctx.get_help())
 
 
 @continental.command()

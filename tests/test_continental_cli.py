@@ -205,3 +205,23 @@ def test_no_old_option_spellings():
     for cmd in ("hand", "deal"):
         for old in ("--max-nodes", "--nodes", "--tt-mb", "--max-seconds"):
             assert run(cmd, "--round", "7", "--seed", "1", old, "5").exit_code == 2
+
+
+def test_group_json_and_refused_group_options():
+    out = json.loads(run("--json").output)
+    assert out["game"] == "continental" and "hand" in out["commands"] and "deal" in out["analyses"]
+    assert "greedy" in out["policies"]
+    # a group option that the subcommand would ignore is refused, never dropped
+    r = run("--json", "deal", "--seed", "1")
+    assert r.exit_code == 2 and "--json" in r.output
+    assert "Usage" in run().output
+
+
+def test_every_command_takes_json_and_unknown_exits_0():
+    group = solver.cli.main.solve.commands["continental"]
+    for name, cmd in group.commands.items():
+        assert any("--json" in p.opts for p in cmd.params), name
+    for args in (["hand", "--round", "7", STRAIGHTS, "--node-limit", "1"],
+                 ["deal", "--seed", "1874", "--node-limit", "1000"]):
+        assert run(*args).exit_code == 0
+        assert run(*args, "--json").exit_code == 0
