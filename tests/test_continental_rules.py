@@ -340,3 +340,17 @@ def test_limited_deficiency_agrees_with_the_full_search():
                 assert spent == nodes - 1
                 assert (got, stopped) == ((0, None) if d == 0 and got == 0 else (None, "nodes"))
             assert limited_deficiency(hand, rnd, pack=pack, joker_limit=True, node_limit=nodes) == (d, nodes, None)
+
+
+def test_hand_analysis_under_a_time_limit_restarts_the_arrangement_search_honestly():
+    # the arrangement search has no clock: under a time limit it runs with doubling node
+    # budgets, so it needs more nodes than one unlimited run but finds the same answer
+    from solver.continental.search import analyse_hand
+    from solver.game import Limits
+    hand = parse_hand("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks X 2h")
+    plain = analyse_hand(hand, 7, limits=Limits())
+    timed = analyse_hand(hand, 7, limits=Limits(time_limit=600))
+    assert plain.verdict == timed.verdict == "won" and plain.fields == timed.fields
+    assert timed.nodes > plain.nodes
+    capped = analyse_hand(hand, 7, limits=Limits(time_limit=600, node_limit=5000))
+    assert (capped.verdict, capped.limit, capped.fields["deficiency"]) == ("unknown", "nodes", 0)
