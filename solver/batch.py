@@ -55,9 +55,10 @@ def make_spec(*, game: str, analysis: str, variant: Optional[str] = None,
 def answer_row(game: str, analysis: str, seed: int, *, variant=None, limits=None, options=None) -> dict:
     """One seed's answer as the JSON row every command prints (docs/json.md):
     the context (game, variant, analysis, seed) then the Result or Outcome."""
-    from solver.games import run_analysis, variant_name
+    from solver.games import get_game, run_analysis
     res = run_analysis(game, analysis, seed, variant=variant, limits=limits, options=options)
-    row = {"game": game, "variant": variant_name(game, variant), "analysis": analysis, "seed": seed}
+    row = {"game": game, "variant": variant or get_game(game).default_variant,   # null: no variants
+           "analysis": analysis, "seed": seed}
     row.update(res.to_dict())
     return row
 

@@ -123,16 +123,14 @@ def variant_name(name: str, variant: Optional[str]) -> str:
 
 
 def seat_policies(name: str, game: Game, given: Sequence[str]) -> List[Policy]:
-    """One policy per seat: the names given (one for all seats, or one per seat),
-    else the game's defaults."""
+    """One policy per seat: the names given (else the game's defaults), the seats
+    cycling through them (one name: every seat)."""
     entry = get_game(name)
     seats = game.num_players
     given = list(given) or list(entry.default_policies)
-    if len(given) == 1:
-        given = given * seats
-    if len(given) != seats:
-        raise InputError(f"{seats} seats need 1 or {seats} policies, got {len(given)}")
-    return [make_policy(name, p, game) for p in given]
+    if len(given) > seats:
+        raise InputError(f"{seats} seats take at most {seats} policies, got {len(given)}")
+    return [make_policy(name, given[i % len(given)], game) for i in range(seats)]
 
 
 def run_analysis(name: str, analysis: str, seed: int, *, variant: Optional[str] = None,

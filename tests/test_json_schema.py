@@ -75,6 +75,8 @@ def test_every_command_takes_json():
         cmd = solve
         for part in path:
             cmd = cmd.commands[part]
+        if isinstance(cmd, click.Group) and not cmd.params:
+            continue      # a group that only lists its subcommands answers nothing
         if not any("--json" in p.opts for p in cmd.params):
             missing.append(" ".join(path))
     assert missing == []
