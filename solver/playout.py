@@ -5,13 +5,13 @@ seed and the seat (:func:`seat_rng`), so the game's own chance stream (the
 deal, dice, goal draws) is untouched by the policies and a seeded play-out
 replays exactly.
 
->>> from solver.games import get_game
->>> entry = get_game("boundary")
->>> game = entry.make_game()
->>> out = play_out(game, [entry.make_policy("random", game)] * 2, seed=1, max_moves=50)
+>>> from solver.game import RandomPolicy
+>>> from solver.games import make_game
+>>> game = make_game("boundary")
+>>> out = play_out(game, [RandomPolicy(), RandomPolicy()], seed=1, max_moves=50)
 >>> out.length <= 50, out.to_dict()["verdict"] is None
 (True, True)
->>> play_out(game, [entry.make_policy("random", game)] * 2, seed=1, max_moves=50).line == out.line
+>>> play_out(game, [RandomPolicy(), RandomPolicy()], seed=1, max_moves=50).line == out.line
 True
 """
 from __future__ import annotations
