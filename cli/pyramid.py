@@ -243,6 +243,7 @@ def show(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, 
             raise InputError(f"cannot write {svg_path}: {exc.strerror}") from None
     if as_json:
         emit_json({**context(deal, variant), **result.to_dict(),
+                   "picture": render.text(state, last_move=last),
                    "drawn": [str(m) for m in line[:count]], "last_move": None if last is None else str(last),
                    "board": [None if f is None else TILES[f].token for f in state.board],
                    "positions": [p.name for p in POSITIONS],

@@ -59,7 +59,7 @@ def test_the_registry_lists_five_games_with_their_parts():
 def test_random_playouts_agree_with_the_reference_at_every_step(name):
     check = contract_module(name).reference_check
     steps = 0
-    for seed in SEEDS:
+    for seed in range(1, 9):            # random Pyramid play sticks early: more deals
         for state, move in random_line(name, seed):
             player = state.current_player()
             assert 0 <= player < games.make_game(name).num_players
@@ -98,17 +98,13 @@ def test_clone_is_independent(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_an_illegal_move_is_refused_with_input_error(name):
     line = list(random_line(name, 7, steps=60))
-    texts = [state.format_move(m) for state, m in line]
+    played = [(state.format_move(m), m) for state, m in line]
     refused = 0
     for state, _ in line[1:]:
         legal = {state.format_move(m) for m in state.legal_moves()}
-        for text in texts:
+        for text, move in played:           # a move of another position, illegal here
             if text in legal:
                 continue
-            try:
-                move = state.parse_move(text)
-            except InputError:
-                continue                      # does not even parse here: also refused
             before = snapshot(state)
             with pytest.raises(InputError):
                 state.apply(move)
