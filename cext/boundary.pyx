@@ -280,6 +280,8 @@ cdef uint64_t perft_rec(State *st, int depth, int32_t *buf) noexcept nogil:
 def encode_move(move):
     """(s0, s1, p0, p1) as in the reference -> the int32 form."""
     s0, s1, p0, p1 = move
+    assert 0 <= p0 < NSQ and 0 <= p1 < NSQ and (s0 is None) == (s1 is None), "squares 0-35"
+    assert s0 is None or (0 <= s0 < NSQ and 0 <= s1 < NSQ), "squares 0-35"
     m = p0 | (p1 << 6)
     if s0 is not None:
         m |= (s0 << 12) | (s1 << 18) | STONE_FLAG
@@ -287,6 +289,7 @@ def encode_move(move):
 
 
 def decode_move(int m):
+    assert 0 <= m < (STONE_FLAG << 1), "not a move code"
     if m & STONE_FLAG:
         return ((m >> 12) & 63, (m >> 18) & 63, m & 63, (m >> 6) & 63)
     return (None, None, m & 63, (m >> 6) & 63)
@@ -305,6 +308,9 @@ cdef class Board:
 
     def __init__(self, stacks, stones, int side):
         cdef int s, h, p
+        assert side == 0 or side == 1, "side 0 (Red) or 1 (Green)"
+        assert all(0 <= s < NSQ and (pl == 0 or pl == 1) for s, pl in stones.items()), \
+            "stones: square 0-35 -> owner 0 or 1"
         self.history = []
         self.st.occ = 0
         self.st.stones[0] = self.st.stones[1] = 0
@@ -405,6 +411,7 @@ cdef class Board:
 
     def divide(self, int depth):
         """[(move, leaves)] for each first move."""
+        assert depth >= 1, "divide needs depth >= 1"
         out = []
         for mv in self.legal_moves():
             m = encode_move(mv)
@@ -606,6 +613,8 @@ def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, in
         raise ValueError("tt_mb must be >= 1")
     if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
         raise ValueError("tt_entries must be 0 or a power of two")
+    assert node_limit >= 0 and time_limit >= 0, "limits are >= 0 (0: none)"
+    assert board.st.side == 0 or board.st.side == 1, "side 0 or 1"
     if tt_entries:
         entries = <uint64_t>tt_entries
     else:

@@ -392,6 +392,16 @@ def deficiency_limited(hand, int rnd, int decks=2, int jokers_per_deck=2, bint j
     return d, S.nodes, (None, "nodes", "time")[S.stopped]
 
 
+cdef bint rows_in_pack(const unsigned char[:, :] hands, int decks, int jokers_per_deck):
+    """Every row's counts within the pack (the batch's precondition, asserted)."""
+    cdef Py_ssize_t i, c
+    for i in range(hands.shape[0]):
+        for c in range(NK):
+            if hands[i, c] > (decks * jokers_per_deck if c == JOKER else decks):
+                return False
+    return True
+
+
 def deficiency_batch(const unsigned char[:, :] hands, int rnd, int decks=2, int jokers_per_deck=2,
                      bint joker_limit=True):
     """Deficiencies of many hands (rows of 53 counts, unchecked) as a list; for benchmarks."""
@@ -405,6 +415,7 @@ def deficiency_batch(const unsigned char[:, :] hands, int rnd, int decks=2, int 
     check_params(rnd, decks, jokers_per_deck)
     if hands.shape[1] != NK:
         raise ValueError("rows must have 53 counts")
+    assert rows_in_pack(hands, decks, jokers_per_deck), "a row holds more copies than the pack"
     with nogil:
         for i in range(n):
             for c in range(NK):
@@ -444,6 +455,7 @@ def odds_histogram(int rnd, uint64_t first_seed, int64_t deals, int decks=2, int
     cdef int64_t k
     cdef uint64_t seed
     check_params(rnd, decks, jokers_per_deck)
+    assert deals >= 0, "deals must be >= 0"
     cards = ROUND_CARDS[rnd]
     n = canonical_pack(base, decks, jokers_per_deck)
     memset(hist, 0, sizeof(hist))

@@ -256,12 +256,28 @@ cdef inline uint64_t mix(uint64_t z) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef bint key_ok(uint64_t key) noexcept:
+    """A well-formed key (for the entry points' asserts): at most 12 West,
+    the first position of each side starts a stack, every id once."""
+    cdef int nwest = <int>(key >> 60), k
+    cdef uint32_t seen = 0
+    if nwest > MAXP or not (key >> 48) & 1 and nwest != 0:
+        return False
+    if nwest < MAXP and not (key >> (48 + nwest)) & 1:
+        return False
+    for k in range(MAXP):
+        seen |= 1u << <int>((key >> (4 * k)) & 15)
+    return seen == 4095
+
+
 # ----------------------------------------------------------------- Python API
 
 def encode_stacks(west, east):
     """The key of a row given as two lists of stacks (lists of ids, bottom first)."""
     cdef Lay L
     cdef int s, i, j
+    assert sum(len(st) for side in (west, east) for st in side) == MAXP, "12 pyramids"
+    assert all(0 <= p < MAXP for side in (west, east) for st in side for p in st), "ids 0-11"
     for s, side in enumerate((west, east)):
         L.n[s] = len(side)
         for i, stack in enumerate(side):
@@ -274,6 +290,7 @@ def encode_stacks(west, east):
 def decode_key(uint64_t key):
     """``(west, east)``: the stacks of a key as tuples of tuples."""
     cdef Lay L
+    assert key_ok(key), "not a row key"
     decode(key, &L)
     return tuple(
         tuple(tuple(L.p[s][i][j] for j in range(L.h[s][i])) for i in range(L.n[s]))
@@ -285,15 +302,20 @@ def successors(uint64_t key, uint32_t movable, bint kings=False):
     cdef uint64_t okey[MAXSUCC]
     cdef int ocost[MAXSUCC]
     cdef int ocode[MAXSUCC]
-    cdef int n = gen(key, movable, kings, okey, ocost, ocode)
+    cdef int n
+    assert key_ok(key) and movable >> MAXP == 0, "a row key and a mask of ids 0-11"
+    n = gen(key, movable, kings, okey, ocost, ocode)
     return [(okey[i], ocost[i], ocode[i]) for i in range(n)]
 
 
 def goal(uint64_t key, uint32_t colours):
+    assert key_ok(key) and colours >> 4 == 0, "a row key and a mask of colours 0-3"
     return is_goal(key, colours)
 
 
 def bound(uint64_t key, uint32_t own, int mode, movable=None):
+    assert key_ok(key) and own >> MAXP == 0 and 0 <= mode <= 2, "a row key, ids 0-11, mode 0-2"
+    assert movable is None or (movable & own) == own, "the own pyramids are movable"
     return heuristic(key, own, own if movable is None else movable, mode)
 
 
@@ -304,6 +326,7 @@ def count_successors(keys, uint32_t movable, bint kings=False):
     cdef int ocode[MAXSUCC]
     cdef long total = 0
     cdef uint64_t k
+    assert movable >> MAXP == 0, "a mask of ids 0-11"
     for k in keys:
         total += gen(k, movable, kings, okey, ocost, ocode)
     return total
@@ -556,6 +579,11 @@ def astar(uint64_t start, uint32_t own, uint32_t colours, int mode, bint by_move
     cdef int status = 1      # 0 found, 1 exhausted, 2 nodes, 3 states, 4 heap, 5 out of memory
     cdef int64_t f, g, g2
     cdef int primary, secondary
+    assert key_ok(start) and own >> MAXP == 0 and mov >> MAXP == 0 and colours >> 4 == 0, \
+        "a row key, masks of ids 0-11 and of colours 0-3"
+    assert (mov & own) == own and 0 <= mode <= 2 and weight >= 1, "own movable, mode 0-2, weight >= 1"
+    # slots are int32: the table (twice the rows, a power of two) has at most 2**31
+    assert 1 <= max_states <= (1 << 30) and max_nodes >= 0, "limits out of range"
     table_open(T, max_states)
     if heap_init(&H, 4096, 16 * max_states) < 0:
         raise MemoryError()
@@ -689,6 +717,7 @@ cdef inline int foreign_of(uint32_t own, int code, int opp) noexcept nogil:
 
 def move_opp(uint32_t own, int code, int opp):
     """Python access to ``foreign_of`` (used for kings and by the tests)."""
+    assert -1 <= opp < MAXP and (code >> 8) <= 3, "opp -1 or an id, a move code"
     return foreign_of(own, code, opp)
 
 
@@ -777,6 +806,7 @@ def spend(uint64_t key, uint32_t own, int pips, int opp, uint32_t mask_a, uint32
     cdef uint32_t west
     if pips < 1 or pips > 5:
         raise ValueError("pips must be 1-5")
+    assert key_ok(key) and -1 <= opp < MAXP and own >> MAXP == 0, "a row key, opp -1 or an id"
     memset(S.seen_aux, 0, SEEN_CAP)
     S.nseen = 0
     S.nout = 0

@@ -727,6 +727,7 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
     cdef double t0
     if x == NULL:
         raise MemoryError()
+    assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
     try:
         _load_deal(deal_kinds, deal)
         x.move_stack = <uint16_t *>malloc((NPOS + 1) * MAX_MOVES * sizeof(uint16_t))
@@ -779,6 +780,7 @@ cdef class Engine:
 
     def __init__(self, deal_kinds, *, int variant=0):
         cdef int8_t deal[NPOS]
+        assert variant == 0 or variant == 1, "variant 0 or 1"
         _load_deal(deal_kinds, deal)
         state_init(&self.s, deal, variant)
         self._history = []
@@ -798,6 +800,10 @@ cdef class Engine:
             raise ValueError("board, reserve and stock must hold 144 tiles in all")
         if len(reserve) > NSLOTS or (len(stock) > 0 and len(reserve) != NSLOTS):
             raise ValueError("the reserve holds 9 tiles while the stock lasts")
+        assert variant == 0 or variant == 1, "variant 0 or 1"
+        assert all(b is None or 0 <= b < NKINDS for b in board), "kinds 0-29 or None"
+        assert all(0 <= k < NKINDS for k in reserve) and all(0 <= k < NKINDS for k in stock), \
+            "kinds 0-29"
         memset(&e.s, 0, sizeof(State))
         e.s.variant = variant
         for p in range(NPOS):
@@ -905,4 +911,5 @@ def geometry():
 
 
 def fit_masks(int variant):
+    assert variant == 0 or variant == 1, "variant 0 or 1"
     return [g_fit[variant][k] for k in range(NKINDS)]

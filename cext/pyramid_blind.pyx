@@ -18,6 +18,7 @@ cdef int g_level[NPOS]
 def set_levels(levels):
     """Load the level (1-4) of each of the 144 positions (from solver geometry)."""
     cdef int p
+    assert len(levels) == NPOS and all(1 <= v <= 4 for v in levels), "144 levels 1-4"
     for p in range(NPOS):
         g_level[p] = levels[p]
 
@@ -28,8 +29,11 @@ cpdef tuple quick_pick(list moves):
     cdef int i, n = len(moves), k, p
     cdef long key, best_key = -1
     cdef tuple m, best = None
+    assert n > 0, "quick_pick needs a move"
     memset(places, 0, sizeof(places))
     for i in range(n):
+        assert 0 <= (<tuple>moves[i])[0] < NKINDS and 0 <= (<tuple>moves[i])[1] < NPOS, \
+            "moves are (kind 0-29, position 0-143)"
         places[<int>(<tuple>moves[i])[0]] += 1
     for i in range(n):
         m = <tuple>moves[i]
@@ -50,6 +54,7 @@ def rollout(world, int depth):
     cdef bint won, stuck
     cdef list moves
     cdef tuple mv
+    assert depth >= 0, "depth must be >= 0"
     for i in range(depth):
         moves = world.legal_moves()
         examined += 1

@@ -12,6 +12,7 @@ from cext.rng cimport splitmix64_next, fisher_yates
 def outputs(uint64_t seed, int count):
     """The first ``count`` outputs of SplitMix64 started at ``seed``."""
     cdef uint64_t state = seed
+    assert count >= 0, "count must be >= 0"
     return [splitmix64_next(&state) for _ in range(count)]
 
 
@@ -22,6 +23,7 @@ def shuffled_indices(int n, uint64_t seed):
     if buf == NULL:
         raise MemoryError()
     try:
+        assert n >= 0, "n must be >= 0"
         for i in range(n):
             buf[i] = i
         fisher_yates(buf, n, seed)

@@ -30,6 +30,8 @@ def bfs_reach(stash, int direction, GoalTree tree, int node=0, *, target=None,
     cdef Succ *buf = NULL
     cdef int n, depth = 0
     cdef SState *c
+    assert node < tree.count, "no such goal-tree node"
+    assert max_states >= 1 and max_turns >= 0, "room for the start; turns >= 0"
     if exact:
         tgt = make_state(target, 1, 0)
     while hsize < <uint64_t>(2 * cap):

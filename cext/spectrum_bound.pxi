@@ -593,6 +593,8 @@ def py_lower_bound(stash, int direction, GoalTree tree, int node=0, int win_valu
                    int ups=UP_ANY):
     """The kernel's bound; ``ups`` 0 any plan, 1 none with upconversions, 2 some."""
     cdef SState s = make_state(stash, direction, node)
+    assert node < tree.count, "no such goal-tree node"
+    assert UP_ANY <= ups <= UP_SOME, "ups is 0, 1 or 2"
     return lower_bound(&s, tree, win_value, 1 << 20, False, ups)
 
 
@@ -602,6 +604,8 @@ def py_leaf_eval(stash, req, int value, int m, int w, int win=6, int ups=UP_ANY)
     cdef Have hv
     cdef int16_t r[36]
     cdef int i
+    assert len(req) == 36 and all(0 <= x <= 3 * KCAP for x in req), "req is 36 counts"
+    assert 0 <= w <= m and UP_ANY <= ups <= UP_SOME, "0 <= w <= m, ups 0-2"
     have_of(&s, &hv)
     for i in range(36):
         r[i] = req[i]
@@ -611,6 +615,8 @@ def py_leaf_eval(stash, req, int value, int m, int w, int win=6, int ups=UP_ANY)
 def py_exchange_makes(deficit, stock):
     """The kernel's table: can one exchange out of ``stock`` (S, M, L counts)
     make ``deficit`` (counts, each at most 4)?"""
+    assert len(deficit) == 3 and len(stock) == 3, "S, M, L counts"
+    assert all(0 <= x <= 4 for x in deficit) and all(0 <= x <= 4 for x in stock), "counts 0-4"
     return bool(ONE_EX[(deficit[0] + 5 * deficit[1] + 25 * deficit[2]) * 125
                        + stock[0] + 5 * stock[1] + 25 * stock[2]])
 
@@ -621,6 +627,8 @@ def py_flow_tables(residual, deficit_colours):
     cdef int fa[7]
     cdef int fc[7]
     cdef int c, dmask = 0
+    assert len(residual) == NCOL and all(x >= 0 for x in residual), "12 surplus values"
+    assert all(0 <= x < NCOL for x in deficit_colours), "colours 0-11"
     for c in range(NCOL):
         res[c] = residual[c]
     for c in deficit_colours:

@@ -22,6 +22,12 @@ cdef class GoalTree:
 
     def __cinit__(self, goals, bags, uint64_t rng_state, int limit=1 << 20):
         cdef int s, i
+        assert limit >= 1, "the tree holds at least its root"
+        assert len(goals) == 3 and all(len(g) == 3 and all(0 <= c < NCOL for c in g)
+                                       for g in goals), "three goals of three colours 0-11"
+        # a bag takes a goal's colour back before each draw: at most 11 before
+        assert len(bags) == 3 and all(len(b) < NCOL and all(0 <= c < NCOL for c in b)
+                                      for b in bags), "three bags of at most 11 colours 0-11"
         self.limit = limit
         self.cap = 1024
         self.nodes = <TNode *>calloc(self.cap, sizeof(TNode))
@@ -80,16 +86,20 @@ cdef class GoalTree:
         return c
 
     def py_child(self, int n, int slot):
+        assert 0 <= n < self.count and 0 <= slot < 3, "no such node or slot"
         return self.child(n, slot)
 
     def goals(self, int n):
         """The three goals at node ``n`` as (small, medium, large) colour tuples."""
+        assert 0 <= n < self.count, "no such node"
         return [tuple(self.nodes[n].goals[i * 3 + s] for s in range(3)) for i in range(3)]
 
     def bags(self, int n):
+        assert 0 <= n < self.count, "no such node"
         return [[self.nodes[n].bags[s][i] for i in range(self.nodes[n].baglen[s])] for s in range(3)]
 
     def rng_state(self, int n):
+        assert 0 <= n < self.count, "no such node"
         return self.nodes[n].rng
 
     def __len__(self):

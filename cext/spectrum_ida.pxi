@@ -286,6 +286,8 @@ def ida_min_turns(stash, int direction, GoalTree tree, int node=0, *, int win_va
     cdef list depths = []
     if tt_bits < 4 or tt_bits > 28:
         raise ValueError("tt_bits must be in 4..28")
+    assert node < tree.count, "no such goal-tree node"
+    assert win_value >= 0 and max_nodes >= 0 and max_turns >= 0, "limits are >= 0"
     ida.tree = tree
     ida.win_value = win_value
     ida.mask = (1 << tt_bits) - 1

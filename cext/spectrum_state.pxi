@@ -43,6 +43,9 @@ cdef inline bint same(const SState *a, const SState *b) noexcept nogil:
 cdef SState make_state(stash, int direction, int node) except *:
     cdef SState s
     cdef int f, v = 0
+    assert len(stash) == 36, "a stash is 36 counts"
+    assert direction == 1 or direction == -1, "the direction is +1 or -1"
+    assert node >= 0, "a goal-tree node is >= 0"
     memset(&s, 0, sizeof(SState))
     for f in range(36):
         if not 0 <= stash[f] <= PER_KIND:

@@ -105,7 +105,9 @@ def successors(stash, int direction, GoalTree tree, int node=0, int win_value=6)
     """Every successor as ``(move_code, stash, direction, node, won)``, in rules.py order."""
     cdef SState s = make_state(stash, direction, node)
     cdef int n, i
-    cdef Succ *buf = <Succ *>malloc(max_successors(&s) * sizeof(Succ))
+    cdef Succ *buf
+    assert node < tree.count, "no such goal-tree node"
+    buf = <Succ *>malloc(max_successors(&s) * sizeof(Succ))
     if buf == NULL:
         raise MemoryError()
     try:
@@ -122,7 +124,10 @@ def count_successors(stash, int direction, GoalTree tree, int node=0, int repeat
     """Generate the successors ``repeat`` times (the benchmark's kernel); return the count."""
     cdef SState s = make_state(stash, direction, node)
     cdef int n = 0, i
-    cdef Succ *buf = <Succ *>malloc(max_successors(&s) * sizeof(Succ))
+    cdef Succ *buf
+    assert node < tree.count, "no such goal-tree node"
+    assert repeat >= 0, "repeat must be >= 0"
+    buf = <Succ *>malloc(max_successors(&s) * sizeof(Succ))
     if buf == NULL:
         raise MemoryError()
     for i in range(repeat):
