@@ -727,8 +727,8 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
     cdef double t0
     if x == NULL:
         raise MemoryError()
-    assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
     try:
+        assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
         _load_deal(deal_kinds, deal)
         x.move_stack = <uint16_t *>malloc((NPOS + 1) * MAX_MOVES * sizeof(uint16_t))
         if x.move_stack == NULL or table_init(&x.table, table_bytes) != 0:
