@@ -47,7 +47,7 @@ def test_show_text_json_and_svg(tmp_path):
 
 
 def test_position_strings_round_trip():
-    from solver.boundary.analysis import random_line
+    from solver.boundary.rules import random_line
     from solver.boundary.endgames import endgame
     for pos, _m in random_line(5, 80):
         assert parse_position(format_position(pos)) == pos
@@ -58,9 +58,10 @@ def test_position_strings_round_trip():
 
 
 def test_playout_json():
-    out = json.loads(run("playout", "--seed", "3", "--games", "2", "--max-plies", "30", "--json").output)
-    assert out["games"] == 2 and len(out["results"]) == 2
-    assert out["results"][0]["plies"] == 30
+    out = json.loads(run("play", "--seed", "3", "--games", "2", "--max-moves", "30", "--json").output)
+    assert out["games"] == 2 and out["unfinished"] == 2 and out["wins"] == [0, 0]
+    one = json.loads(run("play", "--seed", "3", "--max-moves", "30", "--json").output)
+    assert one["length"] == 30 and one["outcome"] == "unfinished" and one["winner"] is None
 
 
 def test_errors_are_one_line_exit_2():

@@ -1,12 +1,12 @@
 """The compiled engine against the pure-Python reference on random positions.
 
-Positions come from seeded random play (solver.boundary.analysis.random_line)
+Positions come from seeded random play (solver.boundary.rules.random_line)
 and from seeded endgames (solver.boundary.endgames), where wins are near.
 """
 import pytest
 
 from solver.cext.boundary import Board
-from solver.boundary.analysis import canonical, random_line
+from solver.boundary.rules import canonical, random_line
 from solver.boundary.endgames import endgame
 from solver.boundary.rules import Position, divide, perft
 

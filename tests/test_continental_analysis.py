@@ -6,9 +6,10 @@ from math import comb
 
 import pytest
 
+from solver.stats import wilson
+
 from solver.continental.analysis import (
-    analyse_seed, exact_distribution, mc_histogram, mc_histogram_reference, odds,
-    wilson_interval,
+    exact_distribution, mc_histogram, mc_histogram_reference, odds,
 )
 from solver.continental.deficiency import deficiency
 from solver.continental.notation import Pack
@@ -64,7 +65,7 @@ def test_monte_carlo_agrees_with_exact_round_1():
     mc = odds(1, deals=40_000, seed=9, method="monte-carlo")
     assert mc["method"] == "monte-carlo" and exact["method"] == "exact"
     # a 99.99% interval around the Monte Carlo estimate must hold the exact value
-    lo, hi = wilson_interval(round(mc["p_meets"] * 40_000), 40_000, z=3.9)
+    lo, hi = wilson(round(mc["p_meets"] * 40_000), 40_000, z=3.9)
     assert lo <= exact["p_meets"] <= hi
     assert sum(mc["deficiency"].values()) == 40_000
 
@@ -86,10 +87,3 @@ def test_bad_odds_input():
         odds(1, deals=0, method="monte-carlo")
 
 
-def test_analyse_seed_deal():
-    r = analyse_seed(0, round=1)
-    json.dumps(r)
-    assert r["verdict"] in ("won", "lost") and r["nodes"] >= 1 and "seconds" in r
-    assert (r["verdict"] == "won") == (r["deficiency"] == 0)
-    with pytest.raises(InputError):
-        analyse_seed(0, analysis="nope")

@@ -264,6 +264,20 @@ class Position:
         return None
 
 
+def canonical(moves: List[Move]) -> List[Move]:
+    """Moves in the canonical order: by (pyramid from, pyramid to, stone from,
+    stone to), a pyramid move alone before the stone moves that end the same way.
+
+    The contract state (:mod:`solver.boundary.contract`) lists its legal moves
+    in this order, whichever generator made them.
+
+    >>> canonical([(14, 12, 0, 14), (None, None, 0, 14), (None, None, 0, 6)])
+    [(None, None, 0, 6), (None, None, 0, 14), (14, 12, 0, 14)]
+    """
+    return sorted(moves, key=lambda m: (m[2], m[3], -1 if m[0] is None else m[0],
+                                        -1 if m[1] is None else m[1]))
+
+
 def perft(pos: Position, depth: int) -> int:
     """Leaves at ``depth``: a won position has no children (rules/boundary.md).
 
@@ -288,3 +302,19 @@ def divide(pos: Position, depth: int) -> List[Tuple[Move, int]]:
         child.apply(m)
         out.append((m, perft(child, depth - 1)))
     return out
+
+
+def random_line(seed: int, plies: int):
+    """(position, move drawn) along a seeded random game in the reference engine
+    (``next() mod n`` over the canonical moves): the differential tests' positions."""
+    from solver.rng import SplitMix64, check_seed
+    rng = SplitMix64(check_seed(seed))
+    pos = Position.start()
+    for _ in range(plies):
+        moves = canonical(pos.legal_moves())
+        if not moves:
+            return
+        move = moves[rng.below(len(moves))]
+        yield pos, move
+        pos = pos.clone()
+        pos.apply(move)

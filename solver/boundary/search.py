@@ -1,11 +1,19 @@
 """Drives the compiled solver and perft; turns their output into verdicts.
 
-Verdicts are from the side to move's view: ``win`` in N plies with the best
-(fastest) move, ``loss`` in N plies with the longest defence, ``draw`` when
-every line ends in a win, a loss or a repetition and neither side can force a
-win, or ``unknown`` naming the limit hit (depth, time or nodes).
+:func:`solve` is the endgame solver as the contract answers it (a
+:class:`~solver.game.Result`): ``won`` in N plies with the fastest win,
+``lost`` in N plies with the longest defence, ``draw`` when every line ends in
+a win, a loss or a repetition and neither side can force a win, or
+``unknown`` naming the limit that stopped it (``nodes``, ``time`` or
+``memory``), always from the side to move's view.  :func:`solve_position` is
+the kernel's own dict (``result`` win/loss/draw/unknown, ``limit`` depth/time/
+nodes), kept for the kernel's tests.
 
+>>> from solver.game import Limits
 >>> from solver.boundary.notation import START
+>>> r = solve(START, limits=Limits(node_limit=1000), max_depth=2)
+>>> r.verdict, r.limit, r.fields["depth"], r.fields["max_depth"]
+('unknown', 'nodes', 2, 2)
 >>> solve_position(START, max_depth=2)["result"]
 'unknown'
 >>> perft_position(START, depth=2)["nodes"]
@@ -14,19 +22,121 @@ win, or ``unknown`` naming the limit hit (depth, time or nodes).
 from __future__ import annotations
 
 import time
-from typing import Union
+from typing import List, Optional, Union
 
 from solver.cext.boundary import Board
-from solver.boundary.notation import format_move, parse_position
+from solver.boundary.notation import format_move, format_position, parse_position
 from solver.boundary.rules import Position
 from solver.errors import InputError
+from solver.game import Limits, Result
 
-MAX_DEPTH = 120
+MAX_DEPTH = 118
+"""The deepest iteration the kernel takes (its MAXPLY - 2)."""
+DEFAULT_DEPTH = 40
 DEFAULT_TT_MB = 64
+DEFAULT_LIMITS = Limits(node_limit=None, time_limit=60.0, table_mb=DEFAULT_TT_MB)
+"""What :func:`solve` spends where the caller says nothing: 60 s, a 64 MiB table, no node limit."""
+
+_VERDICT = {"win": "won", "loss": "lost", "draw": "draw", "unknown": "unknown"}
 
 
 def _position(position: Union[str, Position]) -> Position:
     return parse_position(position) if isinstance(position, str) else position
+
+
+def _kernel_search(pos: Position, *, max_depth: int, node_limit: int, time_limit: float,
+                   tt_mb: int) -> dict:
+    """One run of the compiled iterative deepening (0 = no node or time limit)."""
+    return Board.from_position(pos).search(max_depth=max_depth, time_limit=time_limit,
+                                           node_limit=node_limit, tt_mb=tt_mb)
+
+
+def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
+          max_depth: int = DEFAULT_DEPTH) -> Result:
+    """Prove the value of ``position`` for the side to move, within ``limits``.
+
+    Limits (None parts take :data:`DEFAULT_LIMITS`): ``node_limit`` bounds the
+    positions the kernel visits (checked every 1024 nodes), ``time_limit`` the
+    wall time, ``table_mb`` the transposition table (the largest power-of-two
+    table that fits, at least 1 MiB; a table that cannot be allocated answers
+    ``unknown`` with limit ``memory``).  ``max_depth`` caps the iterative
+    deepening; a search that completes that depth without a proof has used the
+    work it was given and answers ``unknown`` with limit ``nodes`` (``depth``
+    == ``max_depth`` says which).
+
+    ``line``: for a win or a loss, the principal line in notation (the fastest
+    win against the longest defence) to the end of the game, each move after
+    the first found by solving the position it leads to within what is left of
+    the limits (a limit hit there shortens the line, never the verdict); for a
+    draw, the root move the proof found; else empty.  ``nodes`` counts all of
+    those searches.  Fields: ``plies`` (to the end of the game, win or loss;
+    else None), ``depth`` (the last depth completed), ``max_depth`` and
+    ``position`` (the position string).
+    """
+    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
+        raise InputError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {max_depth!r}")
+    pos = _position(position)
+    lim = (limits or Limits()).or_defaults(**DEFAULT_LIMITS.to_dict())
+    if lim.table_mb < 1:
+        raise InputError(f"the Boundary table needs table_mb >= 1, not {lim.table_mb:g}")
+    tt_mb = int(lim.table_mb)
+    t0 = time.perf_counter()
+    deadline = t0 + lim.time_limit if lim.time_limit else None
+    fields = {"plies": None, "depth": 0, "max_depth": max_depth, "position": format_position(pos)}
+    try:
+        out = _kernel_search(pos, max_depth=max_depth, node_limit=lim.node_limit or 0,
+                             time_limit=lim.time_limit or 0.0, tt_mb=tt_mb)
+    except MemoryError:
+        return Result("unknown", limit="memory", seconds=time.perf_counter() - t0, fields=fields)
+    verdict = _VERDICT[out["result"]]
+    nodes = int(out["nodes"])
+    fields["depth"] = out["depth"]
+    if verdict == "unknown":
+        limit = {"nodes": "nodes", "time": "time", "depth": "nodes"}[out["limit"]]
+        return Result("unknown", limit=limit, nodes=nodes, seconds=time.perf_counter() - t0,
+                      fields=fields)
+    fields["plies"] = out["plies"] if verdict in ("won", "lost") else None
+    line: List[str] = []
+    if out["best"] is not None:
+        line.append(format_move(out["best"]))
+        if verdict in ("won", "lost"):
+            nodes += _extend_line(pos, out["best"], verdict, out["plies"], line, lim, tt_mb,
+                                  nodes, deadline)
+    return Result(verdict, nodes=nodes, seconds=time.perf_counter() - t0, line=line, fields=fields)
+
+
+def _extend_line(pos: Position, first, verdict: str, plies: int, line: List[str], lim: Limits,
+                 tt_mb: int, spent: int, deadline: Optional[float]) -> int:
+    """Append the rest of a proven line to ``line``; the nodes it took."""
+    child = pos.clone()
+    child.apply(first)
+    expect = "loss" if verdict == "won" else "win"     # the side to move after ``first``
+    nodes = 0
+    remaining = plies - 1
+    while remaining > 0:
+        node_budget = 0
+        if lim.node_limit:
+            node_budget = lim.node_limit - spent - nodes
+            if node_budget <= 0:
+                break
+        time_budget = 0.0
+        if deadline is not None:
+            time_budget = deadline - time.perf_counter()
+            if time_budget <= 0:
+                break
+        try:
+            sub = _kernel_search(child, max_depth=remaining, node_limit=node_budget,
+                                 time_limit=time_budget, tt_mb=tt_mb)
+        except MemoryError:
+            break
+        nodes += int(sub["nodes"])
+        if sub["result"] != expect or sub["plies"] != remaining or sub["best"] is None:
+            break
+        line.append(format_move(sub["best"]))
+        child.apply(sub["best"])
+        expect = "win" if expect == "loss" else "loss"
+        remaining -= 1
+    return nodes
 
 
 def solve_position(position: Union[str, Position], *, max_depth: int = 40,

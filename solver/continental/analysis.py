@@ -31,27 +31,11 @@ from solver.continental.notation import (
 )
 from solver.continental.rules import deal_hand, get_round
 from solver.errors import InputError
+from solver.stats import wilson
 from solver.rng import MASK64, check_seed
 
 EXACT_ROUNDS = (1, 4)
 METHODS = ("auto", "exact", "monte-carlo")
-
-
-def wilson_interval(successes: int, trials: int, *, z: float = 1.959963984540054):
-    """The 95% Wilson score interval for a binomial proportion.
-
-    >>> [round(x, 4) for x in wilson_interval(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if trials <= 0:
-        return [0.0, 1.0]
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return [low, high]
 
 
 def _partitions(total: int, parts: int, cap: int, top: Optional[int] = None):
@@ -161,7 +145,7 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         hist = mc_histogram(rnd.number, deals=deals, seed=seed, pack=pack,
                             joker_limit=joker_limit, workers=workers)
         out.update(deals=deals, seed=seed, p_meets=hist[0] / deals,
-                   ci95=wilson_interval(hist[0], deals),
+                   ci95=list(wilson(hist[0], deals)),
                    deficiency={str(d): n for d, n in enumerate(hist) if n})
     out["seconds"] = round(time.perf_counter() - start, 3)
     return out
