@@ -75,7 +75,7 @@ def test_solve_json_and_bad_input():
     res = runner.invoke(solver.cli.main.solve, ["boundary", "solve", "--position", FINAL, "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
-    assert out["result"] == "loss" and out["plies"] == 4 and out["best"] == "(e1-f2)(e5-f6)"
+    assert out["verdict"] == "lost" and out["plies"] == 4 and out["line"][0] == "(e1-f2)(e5-f6)"
     for bad in ["6/6/6 r", FINAL.replace("Yl3", "Yl+Yl2"), FINAL.replace(" r", " x"),
                 FINAL.replace("Bl+Bm", "Bl+Bm+Bs")]:
         res = runner.invoke(solver.cli.main.solve, ["boundary", "solve", "--position", bad])
