@@ -1,40 +1,19 @@
-"""Seeded test positions: random lines from the start, and endgames where one
-side's exchange is nearly done and the rest is scattered.
+"""Seeded endgame positions: one side's exchange nearly done, the rest scattered.
 
-Used to build the test sets: the pure-Python reference proves each endgame's
-result at small depth and the compiled solver must agree; the compiled move
-generator must agree with the reference along the random lines.
+Used to build the solver's test set: the pure-Python reference proves each
+position's result at small depth and the compiled solver must agree.  (Random
+lines from the start are :func:`solver.boundary.rules.random_line`.)
 
 >>> from solver.boundary.notation import format_position
 >>> format_position(endgame(3)) == format_position(endgame(3))
 True
->>> len(list(random_line(1, 5)))
-5
 """
 from __future__ import annotations
 
-from typing import Iterator, Tuple
-
 from solver.boundary.notation import check_position
-from solver.boundary.rules import BASES, N_SQUARES, WIN_STACKS, Move, Position, canonical, owner
+from solver.boundary.rules import BASES, N_SQUARES, WIN_STACKS, Position, owner
 from solver.errors import InputError
 from solver.rng import SplitMix64, check_seed
-
-
-def random_line(seed: int, plies: int) -> Iterator[Tuple[Position, Move]]:
-    """(position, move drawn) along a seeded random game, in the reference engine:
-    ``SplitMix64(seed).below(n)`` indexes the legal moves in canonical order.
-    It stops early at a position without a move (repetitions are not checked)."""
-    rng = SplitMix64(check_seed(seed))
-    pos = Position.start()
-    for _ in range(plies):
-        moves = canonical(pos.legal_moves())
-        if not moves:
-            return
-        move = moves[rng.below(len(moves))]
-        yield pos, move
-        pos = pos.clone()
-        pos.apply(move)
 
 
 def endgame(seed: int) -> Position:
