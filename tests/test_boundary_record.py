@@ -107,3 +107,12 @@ def test_malformed_record_exits_2(tmp_path):
     res = CliRunner().invoke(solver.cli.main.solve, ["boundary", "replay", str(path)])
     assert res.exit_code == 2
     assert "skips move number 2" in res.output
+
+
+@needs_record
+def test_the_contract_hard_position_is_the_record_4_plies_before_the_end():
+    from solver.boundary.contract import HARD_POSITION
+    from solver.boundary.notation import format_position
+    result = replay_text(RECORD)
+    assert format_position(result.positions[-5]) == HARD_POSITION
+    assert format_position(result.positions[-1]) == FINAL
