@@ -9,7 +9,8 @@ import time
 
 from solver.cext.boundary import Board
 from solver.boundary.rules import Position, perft
-from solver.boundary.search import solve_position
+from solver.boundary.search import solve
+from solver.game import Limits
 
 START = Position.start()
 FINAL = "Gl+Gm+Gs1r2Rl/4Rm1/4gRs/2Ys3/g1YmBs2/Yl3rBl+Bm r"
@@ -25,8 +26,9 @@ def test_perft2_reference(benchmark):
 
 
 def test_solve_final_position(benchmark):
-    out = benchmark.pedantic(solve_position, args=(FINAL,), kwargs={"max_depth": 8}, rounds=2)
-    assert out["result"] == "loss"
+    out = benchmark.pedantic(solve, args=(FINAL,), kwargs={"max_depth": 8, "limits": Limits(time_limit=60)},
+                             rounds=2)
+    assert (out.verdict, out.fields["plies"]) == ("lost", 4) and out.line[0] == "(e1-f2)(e5-f6)"
 
 
 def _rate(fn, nodes):
