@@ -131,7 +131,7 @@ def show(position, svg_file, as_json):
             raise InputError(f"cannot write {svg_file}: {exc.strerror}") from None
     if as_json:
         _json({"position": format_position(pos), "side": PLAYER_NAMES[pos.side].lower(),
-               "board": render.text(pos), "svg": svg_file})
+               "board": render.text(pos), "picture": render.text(pos), "svg": svg_file})
     else:
         click.echo(render.text(pos))
 
