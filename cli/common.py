@@ -106,13 +106,9 @@ def add_play_command(group: click.Group, game_name: str) -> click.Command:
 
 
 def read_text_file(path: str) -> str:
-    """Read a user-named file, turning I/O failures into InputError."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise InputError(f"cannot read {path}: {reason}") from None
+    """Read a user-named file (``-``: standard input), I/O failures as InputError."""
+    from solver.files import read_text
+    return read_text(path)
 
 
 def fail(message: str) -> "NoReturn":  # noqa: F821

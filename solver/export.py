@@ -8,10 +8,9 @@ game's other fields as one JSON object.
 from __future__ import annotations
 
 import csv
-import sys
 from typing import Optional, TextIO
 
-from solver.errors import InputError
+from solver.files import atomic_write, check_output
 from solver.store import ResultStore
 
 COLUMNS = ("game", "variant", "analysis", "seed", "verdict", "limit", "nodes", "seconds", "fields")
@@ -30,12 +29,12 @@ def write_csv(store: ResultStore, out: TextIO, *, game: Optional[str] = None,
 
 
 def export_csv(db: str, path: str, **filters) -> int:
-    """Export ``db`` to the CSV file ``path`` (``-`` for stdout)."""
+    """Export ``db`` to the CSV file ``path`` (``-`` for stdout).
+
+    The file is written beside its target and renamed into place when complete
+    (:func:`solver.files.atomic_write`): an interrupted export leaves the old
+    file whole, and the database itself (or any SQLite file) is never a target."""
+    check_output(path, reads=(db,))
     with ResultStore(db) as store:
-        if path == "-":
-            return write_csv(store, sys.stdout, **filters)
-        try:
-            with open(path, "w", newline="", encoding="utf-8") as fh:
-                return write_csv(store, fh, **filters)
-        except OSError as exc:
-            raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        with atomic_write(path, newline="", reads=(db,)) as fh:
+            return write_csv(store, fh, **filters)
