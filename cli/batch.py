@@ -12,7 +12,8 @@ import click
 
 from solver.cli.common import emit_json, read_text_file
 from solver.errors import InputError
-from solver.seeds import normalise, parse_ranges, parse_seeds_file
+from solver.files import check_output, describe, same_file
+from solver.seeds import CONFIRM_ABOVE, check_size, normalise, parse_ranges, parse_seeds_file
 
 DEFAULT_DB = "results.sqlite"
 
@@ -53,6 +54,8 @@ def batch_options(fn):
         click.option("--progress/--no-progress", default=None,
                      help="The progress bar (default: on when stderr is a terminal)."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object."),
+        click.option("--yes", is_flag=True,
+                     help=f"Run more than {CONFIRM_ABOVE:,} seeds (refused without it)."),
     ]
     for opt in reversed(opts):
         fn = opt(fn)
@@ -61,15 +64,19 @@ def batch_options(fn):
 
 def run_and_report(*, game, analysis, variant, seeds, seeds_file, workers, db, node_limit,
                    time_limit, table_mb, chunk_size, cluster, progress, as_json, retry_unknown=False,
-                   option_pairs=()):
+                   option_pairs=(), yes=False):
     from solver.batch import make_spec, run_batch
     from solver.games import get_analysis
     from solver.options import parse_pairs
     options = parse_pairs(option_pairs, get_analysis(game, analysis).options)
     make_spec(game=game, analysis=analysis, variant=variant, node_limit=node_limit,
               time_limit=time_limit, table_mb=table_mb, options=options)   # bad input before any seed is read
+    if seeds_file and same_file(db, seeds_file):
+        raise InputError(f"--db and --seeds-file name the same file ({describe(db)})")
+    ranges = seed_ranges(seeds, seeds_file)
+    check_size(ranges, yes=yes)
     summary = run_batch(db=db, game=game, analysis=analysis, variant=variant,
-                        ranges=seed_ranges(seeds, seeds_file), workers=workers,
+                        ranges=ranges, workers=workers,
                         chunk_size=chunk_size, node_limit=node_limit, time_limit=time_limit,
                         table_mb=table_mb, options=options, cluster=cluster, progress=progress,
                         retry_unknown=retry_unknown)
@@ -137,7 +144,7 @@ def stats(db, game, variant, slowest, as_json):
     """Counts, win rates with 95% Wilson intervals, time and node percentiles."""
     from solver.stats import format_report, summarise
     from solver.store import ResultStore
-    with ResultStore(db) as store:
+    with ResultStore(db) as store, store.guard():
         report = summarise(store, game=game, variant=variant, slowest=slowest)
     if as_json:
         emit_json(report)
@@ -173,6 +180,7 @@ def export(db, csv_path, game, variant, analysis, as_json):
 def plot(db, out, game, variant, as_json):
     """Chart the time distribution (log scale) and the win rates with intervals."""
     from solver.plot import plot as draw
+    check_output(out, reads=(db,))
     n = draw(db, out, game=game, variant=variant)
     if as_json:
         emit_json({"database": db, "out": out, "groups": n})

@@ -10,9 +10,34 @@ from solver import __version__
 from solver.errors import InputError
 
 
+MAX_ERROR_CHARS = 300
+"""An error line is at most this long: it quotes a short excerpt of the input, never all of it."""
+
+
+def one_line(message: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """``message`` on one line, cut to ``limit`` characters."""
+    line = " ".join(str(message).split())
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
 def _fail(message: str) -> None:
-    click.echo(f"solve: error: {message}", err=True)
+    click.echo(f"solve: error: {one_line(message)}", err=True)
     sys.exit(2)
+
+
+def _quiet_broken_pipe() -> None:
+    """The reader of stdout went away (``solve ... | head``): end quietly.
+    stdout is pointed at /dev/null so that the exit's flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(0)
+
+
+class _PipeClosed(Exception):
+    """The reader of stdout went away."""
 
 
 class SolveGroup(click.Group):
@@ -24,6 +49,12 @@ class SolveGroup(click.Group):
 
     def list_commands(self, ctx):
         return list(self.commands)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:      # before Click turns it into exit status 1
+            raise _PipeClosed() from None
 
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
@@ -40,15 +71,23 @@ class SolveGroup(click.Group):
         except click.exceptions.Abort:
             click.echo("solve: interrupted", err=True)
             sys.exit(130)
-        except BrokenPipeError:
-            sys.exit(0)
+        except (BrokenPipeError, _PipeClosed):
+            _quiet_broken_pipe()
         except Exception as exc:  # a bug, not bad input: one line unless debugging
+            from solver.store import database_error
+            err = database_error(exc, "")
+            if err is not None:          # a locked, read-only or damaged database, a full disk
+                _fail(str(err))
             if os.environ.get("SOLVE_DEBUG"):
                 raise
             message = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
-            click.echo(f"solve: internal error: {type(exc).__name__}: {message} "
+            click.echo(f"solve: internal error: {type(exc).__name__}: {one_line(message, 200)} "
                        "(set SOLVE_DEBUG=1 for the traceback)", err=True)
             sys.exit(1)
+        try:
+            sys.stdout.flush()
+        except (BrokenPipeError, _PipeClosed):
+            _quiet_broken_pipe()
         sys.exit(rv if isinstance(rv, int) else 0)
 
 

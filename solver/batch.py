@@ -97,8 +97,22 @@ class InlineExecutor:
         self.todo.clear()
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's business
+PARENT_POLL_SECONDS = 0.5
+
+
+def _worker_init(parent: int) -> None:
+    """A worker process's set-up: Ctrl-C is the parent's business, and the
+    worker ends itself within a second when the parent is gone (killed by any
+    signal, even ``kill -9``, which runs no clean-up in the parent)."""
+    import threading
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(3)          # orphaned: the runner that would store this chunk is gone
 
 
 class PoolExecutor:
@@ -111,7 +125,7 @@ class PoolExecutor:
     def __init__(self, spec: Spec, workers: int) -> None:
         from concurrent.futures import ProcessPoolExecutor
         self.spec = spec
-        self.pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
+        self.pool = ProcessPoolExecutor(workers, initializer=_worker_init, initargs=(os.getpid(),))
         self.replies: "queue.Queue" = queue.Queue()
         self.capacity = 2 * workers
 
@@ -150,6 +164,15 @@ class BatchSummary:
         return asdict(self)
 
 
+MAX_CHUNK = 100_000
+"""A chunk's seeds are one list in memory, and a chunk is the unit of work lost to a kill."""
+
+
+def max_workers() -> int:
+    """More worker processes than 4 per core only cost memory (each has its own tables)."""
+    return 4 * (os.cpu_count() or 1)
+
+
 def default_chunk_size(todo: int, workers: int) -> int:
     """Small enough to balance (about 16 chunks per worker), at most 64 seeds."""
     return max(1, min(64, todo // max(1, 16 * workers)))
@@ -174,6 +197,10 @@ def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
     workers = workers or os.cpu_count() or 1
     if workers < 1:
         raise InputError("--workers must be at least 1")
+    if workers > max_workers():
+        raise InputError(f"--workers {workers} is more than {max_workers()} (4 per core of this machine)")
+    if chunk_size is not None and not 1 <= chunk_size <= MAX_CHUNK:
+        raise InputError(f"--chunk-size must be between 1 and {MAX_CHUNK:,}")
     t0 = time.perf_counter()
     summary = BatchSummary(game, spec.variant, spec.key, requested=count(ranges))
     with ResultStore(db, create=True) as store:

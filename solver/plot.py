@@ -9,9 +9,11 @@ bounded.  The legend sits outside the axes so that it never covers the data.
 from __future__ import annotations
 
 import math
+import os
 from typing import Dict, List, Optional, Tuple
 
 from solver.errors import InputError
+from solver.files import atomic_write, check_output, describe
 from solver.stats import group_stats
 from solver.store import ResultStore
 
@@ -59,7 +61,7 @@ def plot(db: str, out: str, *, game: Optional[str] = None, variant: Optional[str
         import matplotlib.pyplot as plt
     except ImportError:
         raise InputError("plotting needs matplotlib: pip install '.[plot]'") from None
-    with ResultStore(db) as store:
+    with ResultStore(db) as store, store.guard():
         groups = store.groups(game=game, variant=variant)
         if not groups:
             raise InputError(f"{db} holds no results to plot")
@@ -91,9 +93,32 @@ def plot(db: str, out: str, *, game: Optional[str] = None, variant: Optional[str
         fig.suptitle(f"Results in {db}")
         fig.tight_layout()
         try:
-            fig.savefig(out, dpi=110)
-        except (OSError, ValueError) as exc:
-            raise InputError(f"cannot write {out}: {exc}") from None
+            save_figure(fig, out, reads=(db,))
         finally:
             plt.close(fig)
         return len(groups)
+
+
+def image_format(fig, out: str) -> str:
+    """The image format named by ``out``'s extension (``-``: PNG on stdout);
+    a name without a known extension is refused rather than written elsewhere."""
+    if out == "-":
+        return "png"
+    ext = os.path.splitext(out)[1].lower().lstrip(".")
+    known = fig.canvas.get_supported_filetypes()
+    if ext not in known:
+        raise InputError(f"cannot tell the image format of {describe(out)}: end the name in one of "
+                         + ", ".join("." + k for k in sorted(known)))
+    return ext
+
+
+def save_figure(fig, out: str, *, reads=()) -> None:
+    """Write ``fig`` to exactly ``out`` through a temporary file beside it
+    (:func:`solver.files.atomic_write`): a failed draw leaves the old image whole."""
+    check_output(out, reads=reads)
+    fmt = image_format(fig, out)
+    try:
+        with atomic_write(out, mode="wb", reads=reads) as fh:
+            fig.savefig(fh, format=fmt, dpi=110)
+    except ValueError as exc:
+        raise InputError(f"cannot write {describe(out)}: {exc}") from None

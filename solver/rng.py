@@ -12,31 +12,47 @@ can be reproduced in any language from the definition in ``rules/pyramid.md``.
 """
 from __future__ import annotations
 
+import re
 from typing import List, Sequence, TypeVar
 
 from solver.errors import InputError
 
 MASK64 = (1 << 64) - 1
+_SEED_TEXT = re.compile(r"([+-]?)(?:0[xX]([0-9a-fA-F]+)|([0-9]+))")
 T = TypeVar("T")
 
 
 def check_seed(seed: int) -> int:
     """Return ``seed`` if it is an unsigned 64-bit integer, else raise InputError."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InputError(f"seed must be an integer, not {seed!r}")
+        from solver.files import excerpt
+        raise InputError(f"seed must be an integer, not {excerpt(repr(seed))}")
     if seed < 0:
-        raise InputError(f"seed must not be negative: {seed}")
+        raise InputError(f"seed must not be negative: {seed if seed > -10 ** 40 else 'a huge number'}")
     if seed > MASK64:
-        raise InputError(f"seed does not fit in 64 bits: {seed}")
+        text = str(seed) if seed < 10 ** 40 else f"a {seed.bit_length()}-bit number"
+        raise InputError(f"seed does not fit in 64 bits: {text}")
     return seed
 
 
 def parse_seed(text: str) -> int:
-    """Parse a decimal (or 0x-prefixed hexadecimal) seed from user input."""
+    """Parse a decimal (or 0x-prefixed hexadecimal) seed from user input.
+
+    Leading zeros are decimal, as a person means them (``007`` is 7).
+
+    >>> parse_seed("007"), parse_seed("0x10"), parse_seed(" 42 ")
+    (7, 16, 42)
+    """
     try:
-        value = int(text.strip(), 0)
-    except (ValueError, AttributeError):
-        raise InputError(f"seed is not an integer: {text!r}") from None
+        match = _SEED_TEXT.fullmatch(text.strip())
+        if match is None:
+            raise ValueError(text)
+        sign, hexa, decimal = match.groups()
+        value = int(hexa, 16) if hexa is not None else int(decimal, 10)
+        value = -value if sign == "-" else value
+    except (ValueError, AttributeError, TypeError):
+        from solver.files import excerpt
+        raise InputError(f"seed is not an integer: {excerpt(text)}") from None
     return check_seed(value)
 
 

@@ -76,6 +76,28 @@ def count(ranges: Iterable[Range]) -> int:
     return sum(hi - lo + 1 for lo, hi in ranges)
 
 
+CONFIRM_ABOVE = 10_000_000
+"""A run of more seeds than this needs ``--yes``: at 10,000 seeds a second it
+is over 15 minutes of work, and a slip of the keyboard (``0-18446744073709551615``)
+should not start a job that never ends."""
+
+
+def check_size(ranges: Iterable[Range], *, yes: bool = False) -> int:
+    """The number of seeds; more than :data:`CONFIRM_ABOVE` without ``yes`` is an InputError.
+
+    >>> check_size([(1, 10_000_000)])
+    10000000
+    >>> check_size([(0, 2 ** 64 - 1)])
+    Traceback (most recent call last):
+    ...
+    solver.errors.InputError: 18446744073709551616 seeds is more than 10,000,000: add --yes to run them all
+    """
+    n = count(ranges)
+    if n > CONFIRM_ABOVE and not yes:
+        raise InputError(f"{n} seeds is more than {CONFIRM_ABOVE:,}: add --yes to run them all")
+    return n
+
+
 def subtract(ranges: List[Range], done: Iterable[int]) -> List[Range]:
     """``ranges`` without the seeds in ``done`` (which must come in ascending order)."""
     out: List[Range] = []

@@ -18,11 +18,14 @@ value (seeds below 2**63, i.e. all practical ones, are stored as themselves).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import urllib.parse
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from solver.errors import InputError
+from solver.files import describe
 
 APPLICATION_ID = 0x534F4C56          # "SOLV": marks a file as ours
 SCHEMA_VERSION = 1
@@ -68,18 +71,53 @@ def decode_seed(value: int) -> int:
     return value + (1 << 64) if value < 0 else value
 
 
-class ResultStore:
-    """A results file.  ``create=False`` (readers) refuses a missing file."""
+USER_ERRORS = ("locked", "readonly", "read-only", "disk is full", "disk i/o", "unable to open",
+               "malformed", "not a database", "out of memory")
+"""SQLite failures that come from the file or the machine, not from this code."""
 
-    def __init__(self, path: str, *, create: bool = False) -> None:
+
+def database_error(exc: BaseException, path: str) -> Optional[InputError]:
+    """The one-line InputError for an SQLite failure the user can cause (a
+    locked, read-only, damaged or foreign file, a full disk), or None for any
+    other (a bug, left to surface as one)."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return None
+    text = str(exc)
+    if type(exc) is sqlite3.DatabaseError or any(k in text.lower() for k in USER_ERRORS):
+        where = f"results database {describe(path)}" if path else "the results database"
+        return InputError(f"{where}: {text}")
+    return None
+
+
+class ResultStore:
+    """A results file.  ``create=False`` (readers) opens it read-only and refuses
+    a missing file; a reader never changes a byte of the database.
+
+    Every SQLite failure the user can cause (locked, read-only, damaged, full
+    disk) is an InputError naming the file; the rows already committed stay."""
+
+    def __init__(self, path: str, *, create: bool = False, timeout: float = 30.0) -> None:
         self.path = path
+        if path == "-":
+            raise InputError("a results database is a file: it cannot be standard input or output")
         if not create and not os.path.isfile(path):
-            raise InputError(f"no results database at {path}")
+            raise InputError(f"no results database at {describe(path)}")
+        if os.path.isdir(path):
+            raise InputError(f"{describe(path)} is a directory, not a results database")
         try:
-            self.db = sqlite3.connect(path, timeout=30)
+            if create:
+                self.db = sqlite3.connect(path, timeout=timeout)
+            else:
+                uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+                self.db = sqlite3.connect(uri, uri=True, timeout=timeout)
+        except (sqlite3.Error, ValueError) as exc:
+            raise InputError(f"cannot open the results database {describe(path)}: {exc}") from None
+        try:
             self._check_or_init(create)
         except sqlite3.DatabaseError as exc:
-            raise InputError(f"{path} is not a results database ({exc})") from None
+            self.db.close()
+            raise (database_error(exc, path) if isinstance(exc, sqlite3.OperationalError) else None) \
+                or InputError(f"{describe(path)} is not a results database ({exc})") from None
 
     def _check_or_init(self, create: bool) -> None:
         db = self.db
@@ -106,6 +144,10 @@ class ResultStore:
         """Queue rows in the open transaction.  A row whose key is stored already
         replaces it only if the stored verdict is ``unknown`` (a retry with larger
         limits); a decided result is never overwritten."""
+        with self.guard():
+            self._add(rows)
+
+    def _add(self, rows: Sequence[Row]) -> None:
         self.db.executemany(
             "INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT (game, variant, analysis, seed) DO UPDATE SET verdict=excluded.verdict, "
@@ -115,7 +157,19 @@ class ResultStore:
               int(r.nodes), float(r.seconds), r.fields) for r in rows])
 
     def commit(self) -> None:
-        self.db.commit()
+        with self.guard():
+            self.db.commit()
+
+    @contextlib.contextmanager
+    def guard(self):
+        """Turn an SQLite failure the user can cause into a one-line InputError."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            err = database_error(exc, self.path)
+            if err is None:
+                raise
+            raise err from None
 
     # -- reading ---------------------------------------------------------
     def stored_seeds(self, game: str, variant: str, analysis: str,
@@ -123,29 +177,32 @@ class ResultStore:
         """Stored seeds inside ``ranges``, ascending (streamed, for resume);
         ``decided_only`` leaves out the ``unknown`` ones (to retry them)."""
         extra = " AND verdict != 'unknown'" if decided_only else ""
-        for lo, hi in _split_at_sign(ranges):
-            cur = self.db.execute(
-                "SELECT seed FROM results WHERE game=? AND variant=? AND analysis=? "
-                f"AND seed BETWEEN ? AND ?{extra} ORDER BY seed",
-                (game, variant, analysis, encode_seed(lo), encode_seed(hi)))
-            for (value,) in cur:
-                yield decode_seed(value)
+        with self.guard():
+            for lo, hi in _split_at_sign(ranges):
+                cur = self.db.execute(
+                    "SELECT seed FROM results WHERE game=? AND variant=? AND analysis=? "
+                    f"AND seed BETWEEN ? AND ?{extra} ORDER BY seed",
+                    (game, variant, analysis, encode_seed(lo), encode_seed(hi)))
+                for (value,) in cur:
+                    yield decode_seed(value)
 
     def groups(self, *, game: Optional[str] = None, variant: Optional[str] = None) -> List[Tuple[str, str, str]]:
         """The (game, variant, analysis) triples present, optionally filtered."""
         where, args = where_clause(game=game, variant=variant)
-        return [tuple(r) for r in self.db.execute(
-            f"SELECT DISTINCT game, variant, analysis FROM results {where} ORDER BY 1, 2, 3", args)]
+        with self.guard():
+            return [tuple(r) for r in self.db.execute(
+                f"SELECT DISTINCT game, variant, analysis FROM results {where} ORDER BY 1, 2, 3", args)]
 
     def rows(self, *, game: Optional[str] = None, variant: Optional[str] = None,
              analysis: Optional[str] = None) -> Iterator[Row]:
         """Every matching row in key order, streamed from a cursor."""
         where, args = where_clause(game=game, variant=variant, analysis=analysis)
-        cur = self.db.execute(
-            f"SELECT game, variant, analysis, seed, verdict, limit_hit, nodes, seconds, fields "
-            f"FROM results {where} ORDER BY game, variant, analysis, seed", args)
-        for r in cur:
-            yield Row(r[0], r[1], r[2], decode_seed(r[3]), *r[4:])
+        with self.guard():
+            cur = self.db.execute(
+                f"SELECT game, variant, analysis, seed, verdict, limit_hit, nodes, seconds, fields "
+                f"FROM results {where} ORDER BY game, variant, analysis, seed", args)
+            for r in cur:
+                yield Row(r[0], r[1], r[2], decode_seed(r[3]), *r[4:])
 
     def close(self) -> None:
         self.db.close()
