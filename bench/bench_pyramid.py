@@ -2,6 +2,7 @@
 
     python -m pytest bench/bench_pyramid.py -s              # everything below, seeds 1-1000
     PYRAMID_SWEEP=10000 python -m pytest bench/bench_pyramid.py -s -k sweep
+    PYRAMID_DEALS=100000 python -m pytest bench/bench_pyramid.py -s -k deals_per_second
 
 Ratios matter more than absolute times on a shared machine; each pair below
 runs the same work both ways.
@@ -110,6 +111,53 @@ def test_sweep(benchmark, variant):
     benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info.update(summary)
     print(f"\n{variant} seeds 1-{SWEEP}: {summary}")
+
+
+DEALS = int(os.environ.get("PYRAMID_DEALS", "2000"))
+REFERENCE_DEALS = 10
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANT_CODES))
+def test_deals_per_second(benchmark, variant):
+    """Deals decided per second on one core, end to end as a batch worker answers
+    them (deal, search, the compiled checker replaying every won line, the row's
+    JSON; no SQLite), seeds 1..PYRAMID_DEALS; in the same run the pure-Python
+    reference (reference search and reference checker) on seeds 1-10, and the
+    two checkers alone on the same won lines."""
+    from solver.chunk import Spec, run_chunk
+    from solver.pyramid.check import check_solution, name_and_check
+    spec = Spec("pyramid", "thoughtful", variant, "thoughtful")
+    summary = {}
+
+    def run():
+        start = time.perf_counter()
+        run_chunk(spec, range(1, DEALS + 1))
+        compiled = DEALS / (time.perf_counter() - start)
+        start = time.perf_counter()
+        won = []
+        for seed in range(1, REFERENCE_DEALS + 1):
+            deal = deal_from_seed(seed)
+            ref = solve_reference(deal, variant=variant)
+            if ref.verdict == "won":
+                assert check_solution(deal, ref.moves, variant=variant).valid
+                won.append((deal, [(TILES[m.tile].kind, m.pos) for m in ref.moves], ref.moves))
+        reference = REFERENCE_DEALS / (time.perf_counter() - start)
+        start = time.perf_counter()
+        for _ in range(20):
+            for deal, kind_line, _moves in won:
+                assert name_and_check(deal, kind_line, variant=variant)[2].valid
+        check_compiled = 20 * len(won) / (time.perf_counter() - start)
+        start = time.perf_counter()
+        for deal, _kinds, moves in won:
+            assert check_solution(deal, moves, variant=variant).valid
+        check_reference = len(won) / (time.perf_counter() - start)
+        summary.update(deals=DEALS, deals_per_second=round(compiled), reference_deals_per_second=round(reference, 2),
+                       ratio=round(compiled / reference), checks_per_second=round(check_compiled),
+                       reference_checks_per_second=round(check_reference), check_ratio=round(check_compiled / check_reference))
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info.update(summary)
+    print(f"\n{variant}: {summary}")
 
 
 BLIND_SEEDS = range(1, 11)

@@ -13,7 +13,7 @@ reference.py`` holds the two together.
 """
 from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset, memcmp, memcpy
+from libc.string cimport memset, memcmp, memcpy, memmove
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from cext.rng cimport splitmix64_next
@@ -508,35 +508,83 @@ cdef struct Entry:
 
 cdef struct Table:
     Entry *entries
+    uint16_t *tags         # per entry: 0 empty, else a 16-bit check of the stored hash
     uint64_t size          # a power of two
     uint64_t used          # occupied entries (peak, as nothing is ever freed)
     uint64_t stores
     uint64_t hits
+    uint32_t *dirty        # indices of the entries this deal filled, to clear their tags after
+    uint64_t ndirty
+    bint overflow          # more than DIRTY_CAP filled: clear every tag
+
+
+cdef enum:
+    DIRTY_CAP = 1 << 16
+    ENTRY_BYTES = PACKED_WORDS * 8 + 2   # an entry and its tag
+
+
+cdef uint64_t _table_size(uint64_t max_bytes) noexcept nogil:
+    """Entries in a table of at most ``max_bytes``: the largest power of two that fits."""
+    cdef uint64_t size = 1
+    if max_bytes < ENTRY_BYTES:
+        return 0
+    while size * 2 * ENTRY_BYTES <= max_bytes:
+        size *= 2
+    return size
 
 
 cdef int table_init(Table *t, uint64_t max_bytes) noexcept nogil:
-    cdef uint64_t size = 1
-    while size * 2 * sizeof(Entry) <= max_bytes:
-        size *= 2
-    t.size = size if max_bytes >= sizeof(Entry) else 0
+    memset(t, 0, sizeof(Table))
+    t.size = _table_size(max_bytes)
+    t.dirty = <uint32_t *>malloc(DIRTY_CAP * sizeof(uint32_t))
+    if t.size == 0:
+        return 0 if t.dirty != NULL else -1
+    t.entries = <Entry *>malloc(t.size * sizeof(Entry))
+    t.tags = <uint16_t *>calloc(t.size, sizeof(uint16_t))
+    return 0 if t.entries != NULL and t.tags != NULL and t.dirty != NULL else -1
+
+
+cdef void table_reset(Table *t) noexcept nogil:
+    """Empty the table for the next deal: clear the tags this deal set (all of
+    them if it set many).  An entry whose tag is 0 is never read."""
+    cdef uint64_t i
+    if t.overflow:
+        memset(t.tags, 0, t.size * sizeof(uint16_t))
+    else:
+        for i in range(t.ndirty):
+            t.tags[t.dirty[i]] = 0
     t.used = 0
     t.stores = 0
     t.hits = 0
-    if t.size == 0:
-        t.entries = NULL
-        return 0
-    t.entries = <Entry *>calloc(t.size, sizeof(Entry))
-    return 0 if t.entries != NULL else -1
+    t.ndirty = 0
+    t.overflow = False
+
+
+cdef void table_free(Table *t) noexcept nogil:
+    free(t.entries)
+    free(t.tags)
+    free(t.dirty)
+    t.entries = NULL
+    t.tags = NULL
+    t.dirty = NULL
+    t.size = 0
+
+
+cdef inline uint16_t _tag(uint64_t hash) noexcept nogil:
+    return <uint16_t>((hash >> 48) | 1)
 
 
 cdef inline bint table_dead(Table *t, State *s) noexcept nogil:
-    """True only if this exact board was stored as proven dead."""
-    cdef Entry *e
-    if t.size == 0:
+    """True only if this exact board was stored as proven dead (the tag filters
+    most misses without touching the entry; a hit compares the whole board)."""
+    cdef uint64_t i
+    if t.used == 0:     # nothing stored yet (a straight dive): no need to look
         return False
     cdef int g = canonical(s)
-    e = &t.entries[s.hash[g] & (t.size - 1)]
-    if memcmp(e.packed, s.packed[g], sizeof(e.packed)) == 0:
+    i = s.hash[g] & (t.size - 1)
+    if t.tags[i] != _tag(s.hash[g]):
+        return False
+    if memcmp(t.entries[i].packed, s.packed[g], sizeof(Entry)) == 0:
         t.hits += 1
         return True
     return False
@@ -544,14 +592,20 @@ cdef inline bint table_dead(Table *t, State *s) noexcept nogil:
 
 cdef inline void table_store_dead(Table *t, State *s) noexcept nogil:
     """Remember a proven-dead board (always replace: any content is sound)."""
-    cdef Entry *e
+    cdef uint64_t i
     if t.size == 0:
         return
     cdef int g = canonical(s)
-    e = &t.entries[s.hash[g] & (t.size - 1)]
-    if e.packed[0] == 0 and e.packed[3] == 0:   # word 3 holds 1e5, filled in every stored board
+    i = s.hash[g] & (t.size - 1)
+    if t.tags[i] == 0:
         t.used += 1
-    memcpy(e.packed, s.packed[g], sizeof(e.packed))
+        if t.ndirty < DIRTY_CAP:
+            t.dirty[t.ndirty] = <uint32_t>i
+            t.ndirty += 1
+        else:
+            t.overflow = True
+    t.tags[i] = _tag(s.hash[g])
+    memcpy(t.entries[i].packed, s.packed[g], sizeof(Entry))
     t.stores += 1
 
 
@@ -582,6 +636,7 @@ cdef struct Search:
     uint16_t line[NPOS]      # the line being searched
     uint16_t deep_line[NPOS] # the line that placed ``deepest`` tiles
     uint16_t *move_stack     # MAX_MOVES per ply
+    uint32_t *score_stack    # their ordering scores
 
 
 cdef inline double _now() noexcept nogil:
@@ -599,8 +654,10 @@ cdef inline uint32_t _tie(uint64_t salt, uint16_t move) noexcept nogil:
     return <uint32_t>(splitmix64_next(&z) & 15)
 
 
-cdef void order_moves(State *s, uint16_t *moves, int n, uint64_t salt) noexcept nogil:
-    """Sort moves, most promising first (ordering never changes the verdict).
+cdef void order_moves(State *s, uint16_t *moves, uint32_t *score, int n, uint64_t salt) noexcept nogil:
+    """Score the moves and bring the most promising one to the front (ordering
+    never changes the verdict); :func:`sort_rest` orders the others, needed only
+    when the first fails.  Together they are a stable sort by score.
 
     Dragons last (a dragon in reserve always has a place: keep it for need);
     then the most enclosed position first (fewest empty neighbours: fill holes
@@ -609,8 +666,7 @@ cdef void order_moves(State *s, uint16_t *moves, int n, uint64_t salt) noexcept 
     ties are broken by the round's salt.
     """
     cdef int places[NKINDS]
-    cdef uint32_t score[MAX_MOVES]
-    cdef int i, j, k, p
+    cdef int i, k, p, best = 0
     cdef uint32_t key
     cdef uint16_t mv
     memset(places, 0, sizeof(places))
@@ -621,11 +677,27 @@ cdef void order_moves(State *s, uint16_t *moves, int n, uint64_t salt) noexcept 
         p = moves[i] >> 5
         score[i] = ((<uint32_t>(k == KIND_DRAGON)) << 24) | (<uint32_t>s.empty_near[p] << 16) | (<uint32_t>places[k] << 4)
         score[i] |= _tie(salt, moves[i])
-    for i in range(1, n):
+        if score[i] < score[best]:
+            best = i
+    if best > 0:
+        key = score[best]
+        mv = moves[best]
+        memmove(&score[1], &score[0], best * sizeof(uint32_t))
+        memmove(&moves[1], &moves[0], best * sizeof(uint16_t))
+        score[0] = key
+        moves[0] = mv
+
+
+cdef void sort_rest(uint16_t *moves, uint32_t *score, int n) noexcept nogil:
+    """Stable insertion sort of moves[1:] by score (moves[0] is already the least)."""
+    cdef int i, j
+    cdef uint32_t key
+    cdef uint16_t mv
+    for i in range(2, n):
         key = score[i]
         mv = moves[i]
         j = i - 1
-        while j >= 0 and score[j] > key:
+        while j >= 1 and score[j] > key:
             score[j + 1] = score[j]
             moves[j + 1] = moves[j]
             j -= 1
@@ -642,6 +714,7 @@ cdef int search(Search *x, int ply) noexcept nogil:
     """
     cdef State *s = &x.state
     cdef uint16_t *moves
+    cdef uint32_t *scores
     cdef int n, i, k, p, r
     if s.placed == NPOS:
         return WON
@@ -662,9 +735,12 @@ cdef int search(Search *x, int ply) noexcept nogil:
         table_store_dead(&x.table, s)
         return DEAD
     moves = x.move_stack + ply * MAX_MOVES
+    scores = x.score_stack + ply * MAX_MOVES
     n = generate(s, moves)
-    order_moves(s, moves, n, x.salt)
+    order_moves(s, moves, scores, n, x.salt)
     for i in range(n):
+        if i == 1:
+            sort_rest(moves, scores, n)
         k = moves[i] & 31
         p = moves[i] >> 5
         state_make(s, k, p)
@@ -706,6 +782,54 @@ cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_ro
         budget *= 2
 
 
+cdef Search *g_workspace = NULL   # kept between deals: no table or stack to allocate per deal
+cdef bint g_workspace_busy = False
+
+
+cdef Search *_workspace_new(uint64_t table_bytes) except NULL:
+    cdef Search *x = <Search *>calloc(1, sizeof(Search))
+    if x == NULL:
+        raise MemoryError()
+    x.move_stack = <uint16_t *>malloc((NPOS + 1) * MAX_MOVES * sizeof(uint16_t))
+    x.score_stack = <uint32_t *>malloc((NPOS + 1) * MAX_MOVES * sizeof(uint32_t))
+    if x.move_stack == NULL or x.score_stack == NULL or table_init(&x.table, table_bytes) != 0:
+        _workspace_free(x)
+        raise MemoryError("cannot allocate the transposition table")
+    return x
+
+
+cdef void _workspace_free(Search *x) noexcept nogil:
+    if x != NULL:
+        table_free(&x.table)
+        free(x.move_stack)
+        free(x.score_stack)
+        free(x)
+
+
+cdef Search *_workspace_take(uint64_t table_bytes) except NULL:
+    """The process's workspace (its table emptied after the last deal), or a
+    private one while another thread holds it.  Called with the GIL held."""
+    global g_workspace, g_workspace_busy
+    if g_workspace_busy:
+        return _workspace_new(table_bytes)
+    if g_workspace != NULL and g_workspace.table.size != _table_size(table_bytes):
+        _workspace_free(g_workspace)
+        g_workspace = NULL
+    if g_workspace == NULL:
+        g_workspace = _workspace_new(table_bytes)
+    g_workspace_busy = True
+    return g_workspace
+
+
+cdef void _workspace_give_back(Search *x) noexcept:
+    global g_workspace_busy
+    table_reset(&x.table)
+    if x == g_workspace:
+        g_workspace_busy = False
+    else:
+        _workspace_free(x)
+
+
 def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                 double time_limit=0.0, uint64_t table_bytes=64 << 20,
                 uint64_t first_round=5000, bint cuts=True):
@@ -719,20 +843,22 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
 
     ``first_round`` is the node budget of the first restart round (0: a single
     plain DFS); ``cuts=False`` switches off the relaxation cuts, so tests can
-    check them against plain exhaustive search.
+    check them against plain exhaustive search.  The table and move stack are
+    allocated once per process and emptied after each deal.
     """
-    cdef Search *x = <Search *>calloc(1, sizeof(Search))
     cdef int8_t deal[NPOS]
     cdef int r, i
     cdef double t0
-    if x == NULL:
-        raise MemoryError()
+    cdef Search *x
+    assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
+    _load_deal(deal_kinds, deal)
+    x = _workspace_take(table_bytes)
     try:
-        assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
-        _load_deal(deal_kinds, deal)
-        x.move_stack = <uint16_t *>malloc((NPOS + 1) * MAX_MOVES * sizeof(uint16_t))
-        if x.move_stack == NULL or table_init(&x.table, table_bytes) != 0:
-            raise MemoryError("cannot allocate the transposition table")
+        x.nodes = 0
+        x.relaxed_cuts = 0
+        x.deepest = 0
+        x.salt = 0
+        x.limit_hit = LIMIT_NONE
         state_init(&x.state, deal, variant)
         x.cuts = cuts
         t0 = _now()
@@ -746,13 +872,12 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
         return {
             "verdict": verdict, "moves": moves, "nodes": x.nodes, "seconds": seconds,
             "limit": limit, "table_entries": x.table.used, "relaxed_cuts": x.relaxed_cuts, "deepest": x.deepest,
-            "deepest_line": [(x.deep_line[i] & 31, x.deep_line[i] >> 5) for i in range(x.deepest)],
-            "table_bytes": x.table.size * sizeof(Entry),
+            "deepest_line": moves if r == WON else [(x.deep_line[i] & 31, x.deep_line[i] >> 5)
+                                                    for i in range(x.deepest)],
+            "table_bytes": x.table.size * ENTRY_BYTES,
         }
     finally:
-        free(x.table.entries)
-        free(x.move_stack)
-        free(x)
+        _workspace_give_back(x)
 
 
 cdef void _load_deal(deal_kinds, int8_t *deal) except *:

@@ -13,9 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Union
 
+from solver.cext import pyramid_check as _compiled
 from solver.errors import InputError
 from solver.pyramid.deal import DEAL_SIZE, Deal
-from solver.pyramid.rules import Move, PyramidGame, PyramidState, parse_move
+from solver.pyramid.geometry import BELOW, POSITIONS, SIDES, START
+from solver.pyramid.rules import FIT, Move, PyramidGame, PyramidState, parse_move
+from solver.pyramid.tiles import TILES
+
+_compiled.load(SIDES, BELOW, START, [t.kind for t in TILES], FIT["continuous"], FIT["wild-dragons"],
+               [t.token for t in TILES], [p.name for p in POSITIONS])
+_VARIANT_CODE = {"continuous": 0, "wild-dragons": 1}
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,31 @@ def check_solution(deal: Deal, moves: Sequence[Union[str, Move]], *,
                            f"the solution stops after {state.placed} moves; {DEAL_SIZE} are needed",
                            None, state)
     return CheckReport(True, state.placed, None, None, state)
+
+
+def name_and_check(deal: Deal, kind_line, *, variant: str = "continuous"):
+    """The compiled twin of naming a line's tiles and :func:`check_solution`.
+
+    ``kind_line`` is a line of (kind, position) pairs, such as the search's.
+    Each kind is named by the face in the lowest reserve slot holding one.
+    Returns (moves as ``TILE@POS`` text, slots 1-9, report): the report is
+    valid only when every move was legal and the deal was won.  The compiled
+    checker (``cext/pyramid_check.pyx``) is a small kernel of its own, loaded
+    with the reference tables; it shares nothing with the search.
+
+    >>> from solver.pyramid.deal import deal_from_seed
+    >>> text, slots, report = name_and_check(deal_from_seed(1), [(8, 38), (28, 37)])
+    >>> text, slots, report.valid, report.error
+    (['9B@1e5', 'SU@1e4'], [1, 1], False, 'the solution stops after 2 moves; 144 are needed')
+    """
+    text, slots, error = _compiled.name_and_check(deal.faces, kind_line, _VARIANT_CODE[variant])
+    if error is not None:
+        number, reason = error
+        return text, slots, CheckReport(False, number - 1, f"move {number}: {reason}", number)
+    if len(text) < DEAL_SIZE:
+        return text, slots, CheckReport(False, len(text), f"the solution stops after {len(text)} moves; "
+                                                          f"{DEAL_SIZE} are needed")
+    return text, slots, CheckReport(True, len(text))
 
 
 def replay(deal: Deal, moves: Sequence[Union[str, Move]], *, variant: str = "continuous") -> PyramidState:

@@ -84,7 +84,7 @@ def thoughtful_answer(deal: Deal, *, variant: str = "continuous",
     fields = {"placed": 144 if won else r.deepest, "deepest": 144 if won else r.deepest, "slots": list(r.slots) if won else None,
               "table_entries": r.table_entries, "table_bytes": r.table_bytes,
               "search_seconds": round(r.seconds, 6)}
-    return Result(r.verdict, r.limit, r.nodes, time.perf_counter() - t0, [str(m) for m in r.moves], fields), r
+    return Result(r.verdict, r.limit, r.nodes, time.perf_counter() - t0, list(r.line), fields), r
 
 
 def run_thoughtful(seed: int, *, game: Pyramid, limits: Limits) -> Result:

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from solver.cext import pyramid as _fast
-from solver.pyramid.check import check_solution
+from solver.pyramid.check import name_and_check
 from solver.pyramid.deal import RESERVE_SLOTS, Deal
-from solver.pyramid.rules import Move, check_variant
+from solver.pyramid.rules import Move, check_variant, parse_move
 from solver.pyramid.tiles import TILES
 
 VARIANT_CODES = {"continuous": 0, "wild-dragons": 1}
@@ -30,14 +30,15 @@ class SolverBug(RuntimeError):
 class SolveResult:
     """The outcome of an exact search.
 
-    ``verdict`` is ``won`` (``moves`` replayed by the reference checker),
+    ``verdict`` is ``won`` (``line`` replayed by the compiled checker),
     ``lost`` (no line wins: proven by exhaustive search with sound cuts only)
     or ``unknown`` (``limit`` names the node or time limit that stopped it).
+    ``line`` holds the moves as ``TILE@POS`` text; ``moves`` parses them.
     """
 
     verdict: str
     variant: str
-    moves: List[Move] = field(default_factory=list)
+    line: List[str] = field(default_factory=list)
     slots: List[int] = field(default_factory=list)   # reserve slot (1-9) of each move
     nodes: int = 0
     seconds: float = 0.0
@@ -48,18 +49,26 @@ class SolveResult:
     seed: Optional[int] = None
     best_line: List[Move] = field(default_factory=list)  # not won: the line that placed most tiles
 
+    @property
+    def moves(self) -> List[Move]:
+        """The solution as :class:`~solver.pyramid.rules.Move` (empty unless won)."""
+        return [parse_move(m) for m in self.line]
+
     def to_dict(self) -> dict:
         return {
             "seed": self.seed, "variant": self.variant, "verdict": self.verdict,
-            "moves": [str(m) for m in self.moves], "slots": self.slots,
+            "moves": list(self.line), "slots": self.slots,
             "nodes": self.nodes, "seconds": round(self.seconds, 6), "limit": self.limit,
             "table_entries": self.table_entries, "table_bytes": self.table_bytes,
             "deepest": self.deepest,
         }
 
 
+_KIND_OF_FACE = tuple(t.kind for t in TILES)
+
+
 def deal_kinds(deal: Deal) -> List[int]:
-    return [TILES[f].kind for f in deal.faces]
+    return [_KIND_OF_FACE[f] for f in deal.faces]
 
 
 def faces_for_line(deal: Deal, line) -> Tuple[List[Move], List[int]]:
@@ -88,8 +97,9 @@ def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] 
     """Decide whether a thoughtful player (who knows the whole deal) can win it.
 
     ``node_limit``/``time_limit`` of None or 0 mean no limit; ``table_mb`` bounds
-    the transposition table.  A ``won`` line is replayed by the independent
-    checker before it is returned.
+    the transposition table.  A ``won`` line is named and replayed by the
+    compiled checker (:func:`~solver.pyramid.check.name_and_check`, a kernel
+    that shares nothing with the search) before it is returned.
     """
     check_variant(variant)
     raw = _fast.solve_kinds(deal_kinds(deal), variant=VARIANT_CODES[variant],
@@ -99,11 +109,10 @@ def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] 
                          limit=raw["limit"], table_entries=raw["table_entries"],
                          table_bytes=raw["table_bytes"], deepest=raw["deepest"], seed=deal.seed)
     if result.verdict == "won":
-        moves, slots = faces_for_line(deal, raw["moves"])
-        report = check_solution(deal, moves, variant=variant)
+        line, slots, report = name_and_check(deal, raw["moves"], variant=variant)
         if not report.valid:
             raise SolverBug(f"the checker rejected the solver's line: {report.error}")
-        result.moves, result.slots = moves, slots
+        result.line, result.slots = line, slots
     else:
         result.best_line = faces_for_line(deal, raw["deepest_line"])[0]
     return result
