@@ -9,10 +9,11 @@ from __future__ import annotations
 import click
 
 from solver.boundary import render
-from solver.boundary.notation import START, format_position, parse_position
+from solver.boundary.notation import START, format_move, format_position, parse_move, parse_position
 from solver.boundary.replay import replay_text
 from solver.boundary.rules import PLAYER_NAMES
 from solver.boundary.search import DEFAULT_DEPTH, DEFAULT_LIMITS, MAX_DEPTH, perft_position, solve as solve_endgame
+from solver.cli import pictures
 from solver.cli.common import JSON_OPTION, add_play_command, emit_json, game_group, read_text_file
 from solver.errors import InputError
 from solver.game import Limits
@@ -117,23 +118,53 @@ def solve(position, depth, node_limit, time_limit, table_mb, as_json):
 
 
 @boundary.command()
-@click.option("--position", default=START, help=POSITION_HELP)
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), help="Write an SVG diagram here.")
+@click.option("--position", default=None, help=POSITION_HELP)
+@click.option("--record", "record_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="A numbered game record (as `replay` reads): draw its position after --ply half-moves.")
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="With --record: the half-moves to play first (default: all that are legal).")
+@pictures.svg_option
+@pictures.html_option("the record")
 @JSON_OPTION
-def show(position, svg_file, as_json):
-    """Draw a position in the terminal (and optionally as SVG)."""
-    pos = parse_position(position)
-    if svg_file:
-        try:
-            with open(svg_file, "w", encoding="utf-8") as fh:
-                fh.write(render.svg(pos))
-        except OSError as exc:
-            raise InputError(f"cannot write {svg_file}: {exc.strerror}") from None
+def show(position, record_file, ply, svg_path, html_path, as_json):
+    """Draw a position (or a record's, with its last move) in the terminal, as SVG, or a record as a replay.
+
+    The picture has the ranks and files, the continuum, the stacks, bases,
+    stones, the side to move, the last move and a legend.
+    """
+    pictures.check_outputs(as_json=as_json, svg_path=svg_path, html_path=html_path)
+    if record_file is not None and position is not None:
+        raise InputError("give --position or --record, not both")
+    if record_file is None and (ply is not None or html_path is not None):
+        raise InputError("--ply and --html need --record (a game to step through)")
+    last, moves, positions = None, [], None
+    if record_file is not None:
+        text = click.get_text_stream("stdin").read() if record_file == "-" else read_text_file(record_file)
+        result = replay_text(text, start=parse_position(position) if position else None)
+        positions = result.positions
+        moves = [h.label() for h in result.halves[:result.plies]]
+        if ply is None:
+            ply = result.plies
+        if ply > result.plies:
+            raise InputError(f"--ply {ply}: the record has {result.plies} legal half-moves")
+        pos = positions[ply]
+        last = parse_move(result.halves[ply - 1].text) if ply else None
+    else:
+        pos = parse_position(position or START)
+    pictures.write(svg_path, render.svg(pos, last_move=last))
+    if positions is not None:
+        def frame(i):
+            return render.svg(positions[i], last_move=parse_move(result.halves[i - 1].text) if i else None)
+        pictures.write_replay(html_path, f"Boundary record ({result.plies} half-moves)", frame, moves)
     if as_json:
         _json({"position": format_position(pos), "side": PLAYER_NAMES[pos.side].lower(),
-               "board": render.text(pos), "picture": render.text(pos), "svg": svg_file})
-    else:
-        click.echo(render.text(pos))
+               "board": render.text(pos, last_move=last), "picture": render.text(pos, last_move=last),
+               "ply": ply, "last_move": None if last is None else format_move(last),
+               "svg": svg_path, "html": html_path})
+    elif not pictures.to_stdout(svg_path, html_path):
+        click.echo(render.text(pos, last_move=last, colour=pictures.colour()))
+        pictures.wrote(svg_path, "SVG")
+        pictures.wrote(html_path, "replay")
 
 
 add_play_command(boundary, "boundary")

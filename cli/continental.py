@@ -10,6 +10,7 @@ import json
 
 import click
 
+from solver.cli import pictures
 from solver.cli.common import (JSON_OPTION, SEED, add_play_command, emit_json, read_text_file,
                                refuse_group_options)
 from solver.continental.analysis import odds as run_odds
@@ -18,7 +19,7 @@ from solver.continental.game import Continental
 from solver.continental.notation import Pack, format_card, hand_cards, hand_from_cards, parse_hand
 from solver.continental.render import LIMIT_WORDS, hand_text, odds_text, state_text
 from solver.continental.rules import deal_hand, get_round
-from solver.continental.search import DEFAULT_LIMITS, DEFAULT_NODE_LIMIT, analyse_hand
+from solver.continental.search import DEFAULT_LIMITS, DEFAULT_NODE_LIMIT, analyse_hand, check_round_hand
 from solver.errors import InputError
 from solver.game import Limits, check_moves
 
@@ -188,16 +189,46 @@ def state_json(state, seed, picture) -> dict:
 @click.option("--moves", default=None, metavar="MOVES", help="Moves to play first, e.g. 'pass claim 7h'.")
 @click.option("--moves-file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="A file of moves (or the JSON of `play --json`); '-' reads stdin.")
+@click.option("--hand", "hand_cards_text", default=None, metavar="CARDS",
+              help="Draw this hand instead (with --round): sorted, its best arrangement grouped.")
+@click.option("--round", "round_number", type=ROUND, default=None, help="With --hand: the round 1-7.")
+@pictures.svg_option
 @JSON
-def show(seed, players, moves, moves_file, as_json):
-    """Game SEED after MOVES: each seat's hand and total, the table, the moves there are."""
+def show(seed, players, moves, moves_file, hand_cards_text, round_number, svg_path, as_json):
+    """Game SEED after MOVES: each seat's hand sorted by suit and rank, its best
+    arrangement's melds grouped, the points left or the deficiency beside it;
+    the table, the moves there are.  Or one --hand for a --round."""
+    from solver.continental import render
+    pictures.check_outputs(as_json=as_json, svg_path=svg_path)
+    if (hand_cards_text is None) != (round_number is None):
+        raise InputError("--hand and --round go together")
+    if hand_cards_text is not None:
+        if moves or moves_file:
+            raise InputError("--moves belong to a game, not to a --hand")
+        h = parse_hand(hand_cards_text)
+        check_round_hand(h, round_number, Pack())
+        pictures.write(svg_path, render.hand_svg(h, round_number))
+        picture = render.hand_picture(h, round_number)
+        if as_json:
+            result = render.hand_analysis(h, round_number, pack=Pack())
+            emit_json(dict(CONTEXT, seed=None, picture=picture, svg=svg_path, round=round_number,
+                           hand=[format_card(c) for c in hand_cards(h)], verdict=result.verdict,
+                           melds=result.fields["melds"], points_left=result.fields["points_left"],
+                           deficiency=result.fields["deficiency"]))
+        elif not pictures.to_stdout(svg_path, None):
+            click.echo(render.hand_picture(h, round_number, colour=pictures.colour()))
+            pictures.wrote(svg_path, "SVG")
+        return
     game = Continental(players=players)
     state = check_moves(game.new_initial_state(seed), _moves_text(moves, moves_file))
-    picture = state_text(state)
+    pictures.write(svg_path, render.svg(state))
     if as_json:
-        emit_json(state_json(state, seed, picture))
-    else:
-        click.echo(picture)
+        emit_json(dict(state_json(state, seed, render.text(state)), svg=svg_path))
+    elif not pictures.to_stdout(svg_path, None):
+        click.echo(render.text(state, colour=pictures.colour()))
+        if not state.is_terminal():
+            click.echo("moves: " + " ".join(state.format_move(m) for m in state.legal_moves()))
+        pictures.wrote(svg_path, "SVG")
 
 
 @continental.command()

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import click
 
+from solver.cli import pictures
 from solver.cli.common import JSON_OPTION, SEED, add_play_command, emit_json, game_group
 from solver.continuum.cards import shuffled_deck
 from solver.continuum.contract import run_puzzle
 from solver.continuum.game import BALANCES, Continuum
 from solver.continuum.notation import parse_move, parse_row
 from solver.continuum.pieces import PLAYERS, pyramid_name
+from solver.continuum import render
 from solver.continuum.render import render_plan, render_row
 from solver.continuum.rules import is_won, start_row, three_per_side
 from solver.continuum.search import DEFAULT_NODE_LIMIT, DEFAULT_TABLE_MB
@@ -90,9 +92,22 @@ def _row_fields(row) -> dict:
               help="With --seed: a move to play first, as `play` prints it (repeat, in order).")
 @click.option("--variant", type=click.Choice(BALANCES), default=None,
               help="With --seed: the balance rule (default: turn).")
+@click.option("--plan", is_flag=True,
+              help="Solve the exchange puzzle from the row for --player and draw its plan (--html replays it).")
+@click.option("--player", type=click.Choice(["A", "B"], case_sensitive=False), default="A", show_default=True,
+              help="With --plan: whose trees exchange.")
+@pictures.svg_option
+@pictures.html_option("the --move's of a game, or the --plan")
 @JSON_OPTION
-def show(row_text, seed, moves, variant, as_json):
-    """A row drawn upright (West on the left, || the continuum), or a full game's position."""
+def show(row_text, seed, moves, variant, plan, player, svg_path, html_path, as_json):
+    """A row drawn upright (West on the left, || the continuum), or a full game's position.
+
+    The picture shows the stacks West to East, the continuum, each player's
+    trees and, in a game, the hands; --svg writes it as SVG; --html a
+    step-through replay of a game's --move's or of the puzzle's --plan."""
+    pictures.check_outputs(as_json=as_json, svg_path=svg_path, html_path=html_path)
+    if plan and seed is not None:
+        raise InputError("--plan solves the puzzle from a --row, not a game's position")
     if row_text is not None and seed is not None:
         raise InputError("give --row or --seed, not both")
     if seed is None and (moves or variant):
@@ -112,10 +127,29 @@ def show(row_text, seed, moves, variant, as_json):
                    turns=state.turns, hands=dict(state.hands),
                    discard_top=state.discard[-1] if state.discard else None, draw_left=len(state.draw),
                    legal_moves=[state.format_move(m) for m in state.legal_moves()], winner=state.won)
+    frames, labels, moved_by = _show_line(row, state, seed, variant, moves, plan, player)
+    last, moved = (labels[-1], moved_by[-1]) if labels and not plan else (None, ())
+    pictures.write(svg_path, render.svg(row, state=state, last_move=last, moved=moved))
+    if html_path is not None:
+        if not labels:
+            raise InputError("--html replays a line: give --seed N with --move's, or --plan")
+        pictures.write_replay(html_path, render.caption(row, state=state, title="Continuum"),
+                              lambda i: render.svg(frames[i][0], state=frames[i][1],
+                                                   last_move=labels[i - 1] if i else None,
+                                                   moved=moved_by[i - 1] if i else ()), labels)
+    out.update(picture=render.text(row, state=state, last_move=last, moved=moved), svg=svg_path, html=html_path,
+               plan=labels if plan else None)
     if as_json:
         emit_json(out)
         return
-    click.echo(render_row(row))
+    if pictures.to_stdout(svg_path, html_path):
+        return
+    click.echo(render.text(row, state=state, last_move=last, moved=moved, colour=pictures.colour()))
+    if plan:
+        click.echo(f"the plan for player {player.upper()} (proved minimal in pips):")
+        click.echo(render_plan(row, [parse_move(m) for m in labels]))
+    pictures.wrote(svg_path, "SVG")
+    pictures.wrote(html_path, "replay")
     click.echo(f"row: {out['row']}")
     click.echo(f"both players 3 per side: {'yes' if out['balanced'] else 'no'}; "
                f"won: {out['won'] or 'nobody'}")
@@ -129,6 +163,35 @@ def show(row_text, seed, moves, variant, as_json):
             click.echo(f"{out['to_move']} to {state.phase}; {len(out['legal_moves'])} legal moves:")
             for text in out["legal_moves"]:
                 click.echo(f"  {text}")
+
+
+def _show_line(row, state, seed, variant, moves, plan, player):
+    """The positions along the line `show` draws: (frames, labels, moved pyramids):
+    frames[i] = (row, game state or None) after i moves."""
+    import re
+    from solver.continuum.pieces import pyramid_id
+    from solver.continuum.rules import apply
+    if plan:
+        res = run_puzzle(row, player=player.upper())
+        if res.verdict != "won":
+            raise InputError(f"no plan to draw: the puzzle answered {res.verdict}")
+        frames, labels, moved = [(row, None)], [], []
+        for text in res.line:
+            move = parse_move(text)
+            frames.append((apply(frames[-1][0], move), None))
+            labels.append(text)
+            moved.append({move.pid} | ({move.other} if move.other is not None else set()))
+        return frames, labels, moved
+    if state is None or not moves:
+        return [(row, state)], [], []
+    game = Continuum(variant or "turn").new_initial_state(seed)
+    frames, labels, moved = [(game.row, game.clone())], [], []
+    for text in moves:
+        game = check_moves(game, [text])
+        frames.append((game.row, game.clone()))
+        labels.append(text)
+        moved.append({pyramid_id(t) for t in re.findall(r"\b([rbyg][SML])", text)})
+    return frames, labels, moved
 
 
 @continuum.command()

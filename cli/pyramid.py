@@ -10,6 +10,7 @@ import json
 
 import click
 
+from solver.cli import pictures
 from solver.cli.common import JSON_OPTION, SEED, add_play_command, emit_json, read_text_file, refuse_group_options
 from solver.errors import InputError
 from solver.game import Limits, Result
@@ -214,16 +215,22 @@ def _deal_from_solution_json(text: str, variant):
 @limit_options
 @click.option("--moves", "count", type=click.IntRange(min=0), default=None,
               help="Draw the position after this many moves of the solution (default: all).")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also write an SVG picture here.")
+@pictures.svg_option
+@pictures.html_option("the solution (or the best line)")
 @JSON_OPTION
-def show(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, count, svg_path, as_json):
+def show(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, count, svg_path, html_path, as_json):
     """Draw the pyramid after the first K moves of the solution.
 
+    The picture has the four levels with their files and ranks, the reserves
+    with their slots, the open positions and legal targets, the last move and
+    a caption (variant, deal, move, verdict); --svg writes it as SVG, --html
+    a step-through replay of the whole line.
     A deal that is not won is drawn along the line that placed the most tiles.
     --json prints the solve's answer with the drawn position: ``drawn`` (the
     moves drawn), ``last_move``, ``board`` (144 tokens or null, by position),
-    ``positions`` (their names), ``reserves`` (slots 1-9), ``stock_left``, ``svg``.
+    ``positions`` (their names), ``reserves`` (slots 1-9), ``stock_left``, ``svg``, ``html``.
     """
+    pictures.check_outputs(as_json=as_json, svg_path=svg_path, html_path=html_path)
     deal = load_deal(seed, deal_text, deal_file)
     result, raw = thoughtful_answer(deal, variant=variant, limits=Limits(node_limit, time_limit, table_mb))
     line = raw.moves if raw.verdict == "won" else raw.best_line
@@ -234,28 +241,29 @@ def show(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, 
         raise InputError(f"--moves {count}: the {kind} has only {len(line)} moves")
     state = replay(deal, line[:count], variant=variant)
     last = line[count - 1] if count else None
-    if svg_path:
-        title = f"{VARIANT_NAMES[variant]} deal {deal.seed if deal.seed is not None else ''} after {count} moves"
-        try:
-            with open(svg_path, "w", encoding="utf-8") as fh:
-                fh.write(render.svg(state, last_move=last, title=title))
-        except OSError as exc:
-            raise InputError(f"cannot write {svg_path}: {exc.strerror}") from None
+    pictures.write(svg_path, render.svg(state, last_move=last, verdict=result.verdict))
+    if html_path is not None:
+        states = [replay(deal, [], variant=variant)]
+        for move in line:
+            states.append(states[-1].clone())
+            states[-1].apply(move)
+        pictures.write_replay(html_path, render.caption(states[-1], verdict=result.verdict),
+                              lambda i: render.svg(states[i], verdict=result.verdict), [str(m) for m in line])
     if as_json:
         emit_json({**context(deal, variant), **result.to_dict(),
-                   "picture": render.text(state, last_move=last),
+                   "picture": render.text(state, last_move=last, verdict=result.verdict),
                    "drawn": [str(m) for m in line[:count]], "last_move": None if last is None else str(last),
                    "board": [None if f is None else TILES[f].token for f in state.board],
                    "positions": [p.name for p in POSITIONS],
                    "reserves": [None if f is None else TILES[f].token for f in state.reserve],
                    "stock_left": state.stock_left(),
-                   "svg": svg_path})
+                   "svg": svg_path, "html": html_path})
         return
-    click.echo(f"{VARIANT_NAMES[variant]}, deal {deal.seed if deal.seed is not None else '(given)'}: "
-               f"{result.verdict}; after {count} moves" + (f", last {last}" if last else ""))
-    click.echo(render.text(state, last_move=last))
-    if svg_path:
-        click.echo(f"wrote {svg_path}")
+    if pictures.to_stdout(svg_path, html_path):
+        return
+    click.echo(render.text(state, last_move=last, verdict=result.verdict, colour=pictures.colour()))
+    pictures.wrote(svg_path, "SVG")
+    pictures.wrote(html_path, "replay")
 
 
 add_play_command(pyramid, GAME)

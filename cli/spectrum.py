@@ -12,6 +12,7 @@ from typing import List, Optional
 
 import click
 
+from solver.cli import pictures
 from solver.cli.common import JSON_OPTION, SEED, add_play_command, emit_json, read_text_file, \
     refuse_group_options
 from solver.errors import InputError
@@ -116,29 +117,72 @@ def _split_moves(text: str) -> List[str]:
 @click.option("--seed", type=SEED, default=1, show_default=True, help="The game's seed (its goal draws).")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
 @click.option("--moves", default="", help="Moves to play first, separated by ';'.")
+@click.option("--plan", is_flag=True,
+              help="Solve the solitaire from the drawn position and show the plan's next move (1 player).")
+@_limit_options(DEFAULT_LIMITS)
+@pictures.svg_option
+@pictures.html_option("the plan (implies --plan)")
 @JSON_OPTION
-def show(seed, players, moves, as_json):
-    """A position: the goals, the direction, every stash, and the legal moves."""
+def show(seed, players, moves, plan, node_limit, time_limit, table_mb, svg_path, html_path, as_json):
+    """A position: the goals, the direction, every stash, and the legal moves.
+
+    The picture puts the twelve colours on a circle with each player's stash
+    beside them, the goals, and with --plan the plan's next move; --html
+    writes a step-through replay of the whole plan."""
     from solver.game import check_moves
+    from solver.spectrum import render
     from solver.spectrum.contract import Spectrum
+    from solver.spectrum.search import min_turns
+    pictures.check_outputs(as_json=as_json, svg_path=svg_path, html_path=html_path)
     state = check_moves(Spectrum(players).new_initial_state(seed), _split_moves(moves))
     ref = state.ref
     legal = [state.format_move(m) for m in state.legal_moves()]
+    plan = plan or html_path is not None
+    line: Optional[List[str]] = None
+    verdict = None
+    if plan:
+        if players != 1:
+            raise InputError("--plan and --html are for the 1-player solitaire (--players 1)")
+        if not ref.is_terminal():
+            answer = min_turns(ref.clone(), limits=Limits(node_limit, time_limit, table_mb))
+            verdict = answer.verdict
+            line = list(answer.line) if answer.verdict == "won" else None
+        else:
+            line = []
+    next_move = line[0] if line else None
+    pictures.write(svg_path, render.svg(ref, next_move=next_move))
+    if html_path is not None:
+        if line is None:
+            raise InputError(f"no plan to replay: the search answered {verdict}")
+        states = [ref.clone()]
+        for text in line:
+            states.append(states[-1].clone())
+            states[-1].play(text)
+        pictures.write_replay(html_path, f"Spectrum seed {seed}: a {len(line)}-turn plan",
+                              lambda i: render.svg(states[i], next_move=line[i] if i < len(line) else None), line)
+    picture = render.text(ref, next_move=next_move)
     if as_json:
         out = _context(seed)
         out.update(players=players, turn=ref.turn, current_player=ref.to_move,
                    direction=format_direction(ref.direction), goals=format_goals(ref.goals),
                    stashes=[format_stash(s) for s in ref.stashes],
                    values=[stash_value(s) for s in ref.stashes],
-                   finished=ref.is_terminal(), winner=ref.winner, legal_moves=legal)
+                   finished=ref.is_terminal(), winner=ref.winner, legal_moves=legal,
+                   picture=picture, svg=svg_path, html=html_path, plan=line, next_move=next_move)
         emit_json(out)
         return
-    click.echo(f"spectrum seed {seed}, {players} player{'s' if players > 1 else ''}")
-    click.echo(ref.text())
+    if pictures.to_stdout(svg_path, html_path):
+        return
+    click.echo(render.text(ref, next_move=next_move, colour=pictures.colour()))
     if ref.is_terminal():
         click.echo(f"P{ref.winner + 1} has won")
     else:
-        click.echo(f"P{ref.to_move + 1} to move, {len(legal)} legal moves")
+        click.echo(f"P{ref.to_move + 1} to move, {len(legal)} legal moves"
+                   + (f"; the plan takes {len(line)} turns" if line else ""))
+    if plan and line is None:
+        click.echo(f"no plan: the search answered {verdict}")
+    pictures.wrote(svg_path, "SVG")
+    pictures.wrote(html_path, "replay")
 
 
 @spectrum.command()

@@ -175,7 +175,7 @@ def test_show_json():
     won = json.loads(run("pyramid", "show", "--seed", "42", "--moves", "10", "--json").output)
     lost = json.loads(run("pyramid", "show", "--seed", "12", "--json").output)
     assert list(won) == list(lost) == JSON_KEYS + ["picture", "drawn", "last_move", "board", "positions", "reserves",
-                                                   "stock_left", "svg"]
+                                                   "stock_left", "svg", "html"]
     assert won["drawn"] == won["line"][:10] and won["last_move"] == won["line"][9]
     assert sum(t is not None for t in won["board"]) == 10 and len(won["board"]) == len(won["positions"]) == 144
     assert won["board"][won["positions"].index("1e5")] == won["line"][0].split("@")[0]

@@ -6,7 +6,7 @@ move and, when given, the last move.
 
 >>> from solver.boundary.rules import Position
 >>> print(text(Position.start()).splitlines()[1])
-6 Bl+Bm+Bs .        .        ┃ .        .        Yl+Ym+Ys
+6 Bl+Bm+Bs  .         .         ┃ .         .         Yl+Ym+Ys
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from solver.boundary.notation import FILES, format_move, format_position, format
 from solver.boundary.rules import BASES, COLOURS, PLAYER_NAMES, Move, Position, colour, size
 from solver.term import paint
 
-CELL = 9
+CELL = 10
 FILL = {0: "#d62728", 1: "#f2c200", 2: "#2ca02c", 3: "#1f5fd6"}
 STONE_FILL = ("#8b0000", "#0b5d1e")
 TERM_COLOURS = {0: "red", 1: "yellow", 2: "green", 3: "blue"}
