@@ -782,6 +782,20 @@ cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_ro
         budget *= 2
 
 
+cdef bint _longest_line(Search *x, uint64_t budget) noexcept nogil:
+    """Search a lost deal again without cuts for its longest line (see solve_kinds);
+    True if the search finished within ``budget`` nodes."""
+    cdef int r
+    table_reset(&x.table)      # the state is back at the root: the proof undid every move
+    x.cuts = False
+    x.salt = 0
+    x.deadline = 0.0
+    x.limit_hit = LIMIT_NONE
+    x.node_limit = x.nodes + budget
+    r = search(x, 0)
+    return r == DEAD
+
+
 cdef Search *g_workspace = NULL   # kept between deals: no table or stack to allocate per deal
 cdef bint g_workspace_busy = False
 
@@ -832,7 +846,7 @@ cdef void _workspace_give_back(Search *x) noexcept:
 
 def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                 double time_limit=0.0, uint64_t table_bytes=64 << 20,
-                uint64_t first_round=5000, bint cuts=True):
+                uint64_t first_round=5000, bint cuts=True, uint64_t longest_budget=4000):
     """Decide a deal given as 144 kinds.
 
     Returns a dict: ``verdict`` ('won', 'lost' or 'unknown'), ``moves`` (the
@@ -845,9 +859,20 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
     plain DFS); ``cuts=False`` switches off the relaxation cuts, so tests can
     check them against plain exhaustive search.  The table and move stack are
     allocated once per process and emptied after each deal.
+
+    The longest line of a lost deal: the proof cuts lines short, so after a
+    ``lost`` verdict a second DFS without cuts looks for the line that places
+    most tiles, within ``longest_budget`` nodes (0: none), its table emptied
+    first (the proof's dead boards say nothing about depth).  Transpositions
+    are still cut: a board met again leads to the same depths.  ``deepest``
+    and ``deepest_line`` are the longest of both searches; ``longest_exact``
+    is True when this search finished, so no line places more tiles;
+    ``longest_nodes`` counts its nodes (not in ``nodes``).
     """
     cdef int8_t deal[NPOS]
     cdef int r, i
+    cdef bint exact
+    cdef uint64_t proof_nodes
     cdef double t0
     cdef Search *x
     assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
@@ -866,15 +891,21 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
         with nogil:
             r = _search_with_restarts(x, node_limit, first_round)
         seconds = _now() - t0
+        exact = r == WON
+        proof_nodes = x.nodes
+        if r == DEAD and longest_budget > 0:
+            with nogil:
+                exact = _longest_line(x, longest_budget)
         verdict = {WON: "won", DEAD: "lost", ABORTED: "unknown"}[r]
         limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}[x.limit_hit] if r == ABORTED else None
         moves = [(x.path[i] & 31, x.path[i] >> 5) for i in range(NPOS)] if r == WON else []
         return {
-            "verdict": verdict, "moves": moves, "nodes": x.nodes, "seconds": seconds,
+            "verdict": verdict, "moves": moves, "nodes": proof_nodes, "seconds": seconds,
             "limit": limit, "table_entries": x.table.used, "relaxed_cuts": x.relaxed_cuts, "deepest": x.deepest,
             "deepest_line": moves if r == WON else [(x.deep_line[i] & 31, x.deep_line[i] >> 5)
                                                     for i in range(x.deepest)],
             "table_bytes": x.table.size * ENTRY_BYTES,
+            "longest_exact": bool(exact), "longest_nodes": x.nodes - proof_nodes,
         }
     finally:
         _workspace_give_back(x)

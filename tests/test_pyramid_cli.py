@@ -38,7 +38,7 @@ def test_solve_seed_text():
 
 
 JSON_KEYS = ["game", "variant", "seed", "verdict", "limit", "nodes", "seconds", "line",
-             "placed", "deepest", "slots", "table_entries", "table_bytes", "search_seconds"]
+             "placed", "deepest", "longest_exact", "slots", "table_entries", "table_bytes", "search_seconds"]
 
 
 def test_solve_seed_json_keys():

@@ -10,7 +10,7 @@ from solver.pyramid.search import DEFAULT_NODE_LIMIT, DEFAULT_TABLE_MB, DEFAULT_
 from solver.rng import SplitMix64
 
 ANALYSES = ["thoughtful", "blind:greedy", "blind:lookahead"]
-KEYS = ["verdict", "limit", "nodes", "seconds", "line", "placed", "deepest", "slots", "table_entries",
+KEYS = ["verdict", "limit", "nodes", "seconds", "line", "placed", "deepest", "longest_exact", "slots", "table_entries",
         "table_bytes", "search_seconds"]
 
 

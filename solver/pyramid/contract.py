@@ -51,7 +51,7 @@ from solver.pyramid.tiles import TILES
 THOUGHTFUL_LIMITS = Limits(DEFAULT_NODE_LIMIT, DEFAULT_TIME_LIMIT, DEFAULT_TABLE_MB)
 """The exact search's default limits: 20M nodes, 60 s, a 64 MiB table."""
 
-FIELDS = ("placed", "deepest", "slots", "table_entries", "table_bytes", "search_seconds")
+FIELDS = ("placed", "deepest", "longest_exact", "slots", "table_entries", "table_bytes", "search_seconds")
 """The game's own keys of every answer, whatever the verdict."""
 
 HARD_SEED = 7260
@@ -81,7 +81,8 @@ def thoughtful_answer(deal: Deal, *, variant: str = "continuous",
     r = solve(deal, variant=variant, node_limit=limits.node_limit, time_limit=limits.time_limit,
               table_mb=limits.table_mb)
     won = r.verdict == "won"
-    fields = {"placed": 144 if won else r.deepest, "deepest": 144 if won else r.deepest, "slots": list(r.slots) if won else None,
+    fields = {"placed": 144 if won else r.deepest, "deepest": 144 if won else r.deepest,
+              "longest_exact": r.longest_exact, "slots": list(r.slots) if won else None,
               "table_entries": r.table_entries, "table_bytes": r.table_bytes,
               "search_seconds": round(r.seconds, 6)}
     return Result(r.verdict, r.limit, r.nodes, time.perf_counter() - t0, list(r.line), fields), r
@@ -97,7 +98,7 @@ def play_deal(deal: Deal, player, *, variant: str = "continuous", limits: Limits
     t0 = time.perf_counter()
     g = play(deal, player, variant=variant, node_limit=limits.node_limit, time_limit=limits.time_limit)
     line = [str(m) for m in faces_for_line(deal, g.moves)[0]]
-    fields = {"placed": g.placed, "deepest": g.placed, "slots": None, "table_entries": None,
+    fields = {"placed": g.placed, "deepest": g.placed, "longest_exact": None, "slots": None, "table_entries": None,
               "table_bytes": None, "search_seconds": None}
     return Result(g.verdict, g.limit, g.nodes, time.perf_counter() - t0, line, fields)
 
