@@ -1,16 +1,24 @@
-"""Charts for people (optional extra ``[plot]``: matplotlib).
+"""Charts for people (optional extra ``[plot]``: matplotlib), as fit each question.
 
-Two panels: the distribution of solve time per (variant, analysis) on a log
-scale, and the rates that fit each group's kind with their 95% intervals: an
-exact analysis's win rate, a play-out's wins by seat (never a 0% "win rate").
-Times are binned while they stream from the database, so memory stays
-bounded.  The legend sits outside the axes so that it never covers the data.
+:func:`plot` draws one panel per question the database answers:
+
+- exact analyses: the win rate by group (game, variant, analysis) with its 95%
+  Wilson interval (widened by unknowns), and, per group, the time per seed split
+  by verdict (won, lost, unknown each its own line, on a log scale);
+- play-outs: the wins of each seat with intervals (never a 0% "win rate"), and
+  the game length of each group;
+- the histograms an analysis declares (Spectrum's minimum ``turns``);
+- game-specific panels registered in :data:`GROUP_PANELS` (keyed by game and
+  analysis name; Continental's deficiency distribution by round goes there).
+
+Times are binned while they stream from the database, so memory stays bounded.
+Every legend sits outside its axes (right of them), so it never covers the data.
 """
 from __future__ import annotations
 
 import math
 import os
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from solver.errors import InputError
 from solver.files import atomic_write, check_output, describe
@@ -19,20 +27,49 @@ from solver.store import ResultStore
 
 BINS_PER_DECADE = 10
 LOW_DECADE = -6          # 1 microsecond
+MAX_GROUP_PANELS = 6
+"""At most this many per-group panels of each kind (time by verdict, game length)."""
+VERDICT_COLOURS = {"won": "tab:green", "lost": "tab:red", "draw": "tab:purple", "unknown": "tab:gray",
+                   "finished": "tab:blue", "unfinished": "tab:gray"}
+
+Key = Tuple[str, str, str]
+Panel = Tuple[str, Callable]
+"""(title, draw(ax)): one chart of the figure."""
+
+GROUP_PANELS: Dict[Tuple[str, str], Callable[[ResultStore, Key, dict], List[Panel]]] = {}
+"""Game-specific panels: ``(game, analysis name) -> panels(store, key, stats)``,
+called once per stored group of that analysis (e.g. Continental's deficiency
+distribution by round)."""
 
 
-def log_histogram(store: ResultStore, key: Tuple[str, str, str]) -> Tuple[List[float], List[int]]:
-    """Bin edges (seconds) and counts of the ``seconds`` column, log-spaced."""
+def log_histogram(store: ResultStore, key: Key, *, verdict: Optional[str] = None,
+                  column: str = "seconds") -> Tuple[List[float], List[int]]:
+    """Bin edges and counts of ``column`` (seconds or nodes), log-spaced; only
+    the rows of ``verdict`` when given."""
     counts: Dict[int, int] = {}
-    cur = store.db.execute("SELECT seconds FROM results WHERE game=? AND variant=? AND analysis=?", key)
-    for (sec,) in cur:
-        b = math.floor(math.log10(max(sec, 10.0 ** LOW_DECADE)) * BINS_PER_DECADE)
+    sql = f"SELECT {column} FROM results WHERE game=? AND variant=? AND analysis=?"
+    args = tuple(key)
+    if verdict is not None:
+        sql += " AND verdict=?"
+        args += (verdict,)
+    for (value,) in store.db.execute(sql, args):
+        b = math.floor(math.log10(max(value, 10.0 ** LOW_DECADE)) * BINS_PER_DECADE)
         counts[b] = counts.get(b, 0) + 1
     if not counts:
         return [], []
     lo, hi = min(counts), max(counts)
     edges = [10 ** (b / BINS_PER_DECADE) for b in range(lo, hi + 2)]
     return edges, [counts.get(b, 0) for b in range(lo, hi + 1)]
+
+
+def field_counts(store: ResultStore, key: Key, name: str, *, verdict: Optional[str] = None) -> Dict[int, int]:
+    """value -> rows for a whole-number field of the rows (e.g. ``length``);
+    only the rows of ``verdict`` when given."""
+    expr = f"json_extract(fields, '$.{name}')"
+    extra, args = ("", tuple(key)) if verdict is None else (" AND verdict=?", tuple(key) + (verdict,))
+    return dict(store.db.execute(
+        f"SELECT {expr}, COUNT(*) FROM results WHERE game=? AND variant=? AND analysis=? "
+        f"AND typeof({expr}) = 'integer'{extra} GROUP BY 1 ORDER BY 1", args))
 
 
 def rate_bars(stats: dict, label: str) -> List[Tuple[str, float, float, float]]:
@@ -53,6 +90,135 @@ def rate_bars(stats: dict, label: str) -> List[Tuple[str, float, float, float]]:
     return [(label, stats["win_rate"], stats["win_low"], stats["win_high"])]
 
 
+def group_label(key: Key) -> str:
+    return " ".join(k for k in key if k != "default")
+
+
+def outside_legend(ax) -> None:
+    """The legend right of the axes: it never covers the data."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+                  borderaxespad=0.0)
+
+
+def _rate_panel(title: str, xlabel: str, bars: List[Tuple[str, float, float, float]], colour: str) -> Panel:
+    def draw(ax):
+        labels = [b[0] for b in bars]
+        rates = [100 * b[1] for b in bars]
+        errs = ([100 * max(0.0, b[1] - b[2]) for b in bars], [100 * max(0.0, b[3] - b[1]) for b in bars])
+        ax.barh(range(len(bars)), rates, xerr=errs, capsize=4, color=colour, alpha=0.8)
+        for i, (_, rate, _lo, high) in enumerate(bars):
+            ax.text(min(100 * high + 1.5, 101), i, f"{100 * rate:.1f}%", va="center", fontsize="small")
+        ax.set_yticks(range(len(bars)), labels)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 112)
+        ax.set_xlabel(xlabel)
+    return title, draw
+
+
+def _time_by_verdict_panel(store: ResultStore, key: Key, stats: dict) -> Panel:
+    verdicts = ("won", "lost", "draw", "unknown") if stats["kind"] == "exact" else ("finished", "unfinished")
+    curves = []
+    for v in verdicts:
+        edges, counts = log_histogram(store, key, verdict=v)
+        if counts:
+            curves.append((v, edges, counts))
+
+    def draw(ax):
+        for v, edges, counts in curves:
+            ax.stairs(counts, edges, label=f"{v} ({sum(counts)})", color=VERDICT_COLOURS[v], linewidth=1.8)
+        ax.set_xscale("log")
+        ax.set_xlabel("time per seed (seconds, log scale)")
+        ax.set_ylabel("seeds")
+        outside_legend(ax)
+    return f"{group_label(key)}: time per seed by verdict", draw
+
+
+def _histogram_panel(title: str, counts: Dict[int, int], xlabel: str, colour: str) -> Panel:
+    def draw(ax):
+        values = sorted(counts)
+        ax.bar(values, [counts[v] for v in values], color=colour, alpha=0.85, width=0.8 if len(values) < 40 else 1.0)
+        total = sum(counts.values())
+        if len(values) <= 20:
+            for v in values:
+                ax.text(v, counts[v], f"{100 * counts[v] / total:.1f}%", ha="center", va="bottom",
+                        fontsize="x-small")
+            ax.set_xticks(values)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(f"seeds (of {total})")
+        ax.margins(y=0.15)
+    return title, draw
+
+
+def _length_panel(key: Key, by_outcome: Dict[str, Dict[int, int]]) -> Panel:
+    """Game lengths binned, finished and unfinished (the move cap) apart."""
+    values = [v for counts in by_outcome.values() for v in counts]
+    lo, hi = min(values), max(values)
+    bins = max(1, min(40, hi - lo + 1))
+
+    def draw(ax):
+        data = [(v, list(c), list(c.values())) for v, c in by_outcome.items() if c]
+        ax.hist([d[1] for d in data], bins=bins, range=(lo - 0.5, hi + 0.5), weights=[d[2] for d in data],
+                stacked=True, color=[VERDICT_COLOURS[d[0]] for d in data],
+                label=[f"{d[0]} ({sum(d[2])})" for d in data])
+        ax.set_xlabel("moves played")
+        ax.set_ylabel("games")
+        outside_legend(ax)
+    return f"{group_label(key)}: game length", draw
+
+
+def panels(store: ResultStore, groups: List[Key]) -> List[Panel]:
+    """The panels that fit the groups stored (see the module doc), in order."""
+    stats = {key: group_stats(store, *key, slowest=0) for key in groups}
+    exact = [k for k in groups if stats[k]["kind"] == "exact"]
+    playout = [k for k in groups if stats[k]["kind"] == "playout"]
+    out: List[Panel] = []
+    bars = [b for k in exact for b in rate_bars(stats[k], f"{group_label(k)} ({stats[k]['seeds']})")]
+    if bars:
+        out.append(_rate_panel("Win rate by group (exact analyses)",
+                               "win rate, % of decided seeds; whiskers: 95% Wilson interval (widened by unknowns)",
+                               bars, "tab:blue"))
+    for k in exact[:MAX_GROUP_PANELS]:
+        out.append(_time_by_verdict_panel(store, k, stats[k]))
+    bars = [b for k in playout for b in rate_bars(stats[k], f"{group_label(k)} ({stats[k]['seeds']})")]
+    if bars:
+        out.append(_rate_panel("Wins by seat (play-outs)", "wins, % of games; whiskers: 95% Wilson interval",
+                               bars, "tab:orange"))
+    for k in playout[:MAX_GROUP_PANELS]:
+        by_outcome = {v: field_counts(store, k, "length", verdict=v) for v in ("finished", "unfinished")}
+        if any(by_outcome.values()):
+            out.append(_length_panel(k, by_outcome))
+    for k in groups:
+        for name in stats[k].get("fields", {}):
+            if name == "length":
+                continue
+            counts = field_counts(store, k, name)
+            if counts:
+                out.append(_histogram_panel(f"{group_label(k)}: {name}", counts, name, "tab:green"))
+        extra = GROUP_PANELS.get((k[0], k[2].split(" ", 1)[0]))
+        if extra is not None:
+            out.extend(extra(store, k, stats[k]))
+    return out
+
+
+def figure(store: ResultStore, groups: List[Key], *, title: str):
+    """The matplotlib figure of :func:`panels`, two panels a row."""
+    import matplotlib.pyplot as plt
+    chosen = panels(store, groups)
+    if not chosen:
+        raise InputError("nothing to plot: no group has a rate, a time or a histogram")
+    cols = 1 if len(chosen) == 1 else 2
+    rows = math.ceil(len(chosen) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(8 * cols, 4.2 * rows), layout="constrained", squeeze=False)
+    for ax, (name, draw) in zip(axes.flat, chosen):
+        draw(ax)
+        ax.set_title(name, fontsize="medium")
+    for ax in list(axes.flat)[len(chosen):]:
+        ax.set_visible(False)
+    fig.suptitle(title)
+    return fig
+
+
 def plot(db: str, out: str, *, game: Optional[str] = None, variant: Optional[str] = None) -> int:
     """Draw the chart to ``out`` (format from the extension); return the number of groups."""
     try:
@@ -65,33 +231,7 @@ def plot(db: str, out: str, *, game: Optional[str] = None, variant: Optional[str
         groups = store.groups(game=game, variant=variant)
         if not groups:
             raise InputError(f"{db} holds no results to plot")
-        fig, (ax_time, ax_rate) = plt.subplots(1, 2, figsize=(13, 5.5))
-        labels, rates, errs = [], [], ([], [])
-        for key in groups:
-            edges, counts = log_histogram(store, key)
-            label = " ".join(k for k in key if k != "default")
-            total = sum(counts)
-            ax_time.stairs([100 * c / total for c in counts], edges, label=f"{label} ({total} seeds)")
-            for bar_label, rate, low, high in rate_bars(group_stats(store, *key, slowest=0), label):
-                labels.append(bar_label)
-                rates.append(100 * rate)
-                errs[0].append(100 * max(0.0, rate - low))
-                errs[1].append(100 * max(0.0, high - rate))
-        ax_time.set_xscale("log")
-        ax_time.set_xlabel("time per seed (seconds, log scale)")
-        ax_time.set_ylabel("share of the group's seeds (%)")
-        ax_time.set_title("Distribution of time per seed (search or blind game)")
-        ax_time.legend(fontsize="small", loc="upper left", bbox_to_anchor=(0, -0.18), ncol=2, frameon=False)
-        ax_rate.barh(range(len(labels)), rates, xerr=errs, capsize=4, color="tab:blue", alpha=0.8)
-        for i, r in enumerate(rates):
-            ax_rate.text(2, i, f"{r:.1f}%", va="center", color="white", fontweight="bold")
-        ax_rate.set_yticks(range(len(labels)), labels)
-        ax_rate.set_xlim(0, 100)
-        ax_rate.set_xlabel("exact: win rate (% of decided seeds); play-out: wins of each seat (% of games)\n"
-                           "whiskers: 95% Wilson interval (exact: widened by unknowns)")
-        ax_rate.set_title("Win rates by group")
-        fig.suptitle(f"Results in {db}")
-        fig.tight_layout()
+        fig = figure(store, groups, title=f"Results in {db}")
         try:
             save_figure(fig, out, reads=(db,))
         finally:
