@@ -756,7 +756,7 @@ cdef int search(Search *x, int ply) noexcept nogil:
     return DEAD
 
 
-cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_round) noexcept nogil:
+cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_round, int start) noexcept nogil:
     """Rounds of DFS with doubling node budgets and fresh tie-breaks.
 
     A round that runs out of budget proves nothing, but every board it proved
@@ -772,9 +772,9 @@ cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_ro
             budget = (node_limit - used) if node_limit else 0
             x.limit_hit = LIMIT_NONE
             x.node_limit = used + budget if node_limit else 0
-            return search(x, 0)
+            return search(x, start)
         x.node_limit = used + budget
-        r = search(x, 0)
+        r = search(x, start)
         if r != ABORTED or x.limit_hit == LIMIT_TIME:
             return r
         used = x.nodes
@@ -782,7 +782,23 @@ cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_ro
         budget *= 2
 
 
-cdef bint _longest_line(Search *x, uint64_t budget) noexcept nogil:
+cdef int _play_prefix(Search *x, prefix) except -1:
+    """Make the moves of ``prefix`` (kind, position), each checked legal."""
+    cdef int n = 0, k, p
+    cdef State *s = &x.state
+    for k, p in prefix:
+        if n >= NPOS or not (0 <= k < NKINDS and 0 <= p < NPOS) or not (s.open[p >> 6] >> (p & 63)) & 1 \
+                or not accepts(s, p) & s.reserve_mask & ((<uint32_t>1) << k):
+            raise ValueError(f"prefix move {n + 1} (kind {k} at {p}) is illegal")
+        state_make(s, k, p)
+        x.line[n] = <uint16_t>(p * 32 + k)
+        n += 1
+    x.deepest = n
+    memcpy(x.deep_line, x.line, n * sizeof(uint16_t))
+    return n
+
+
+cdef bint _longest_line(Search *x, uint64_t budget, int start) noexcept nogil:
     """Search a lost deal again without cuts for its longest line (see solve_kinds);
     True if the search finished within ``budget`` nodes."""
     cdef int r
@@ -792,7 +808,7 @@ cdef bint _longest_line(Search *x, uint64_t budget) noexcept nogil:
     x.deadline = 0.0
     x.limit_hit = LIMIT_NONE
     x.node_limit = x.nodes + budget
-    r = search(x, 0)
+    r = search(x, start)
     return r == DEAD
 
 
@@ -846,7 +862,7 @@ cdef void _workspace_give_back(Search *x) noexcept:
 
 def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                 double time_limit=0.0, uint64_t table_bytes=64 << 20,
-                uint64_t first_round=5000, bint cuts=True, uint64_t longest_budget=4000):
+                uint64_t first_round=5000, bint cuts=True, uint64_t longest_budget=4000, prefix=()):
     """Decide a deal given as 144 kinds.
 
     Returns a dict: ``verdict`` ('won', 'lost' or 'unknown'), ``moves`` (the
@@ -868,10 +884,16 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
     and ``deepest_line`` are the longest of both searches; ``longest_exact``
     is True when this search finished, so no line places more tiles;
     ``longest_nodes`` counts its nodes (not in ``nodes``).
+
+    ``prefix``: (kind, position) moves played first (checked: ValueError if
+    one is illegal); the search decides the position they reach, ``moves`` is
+    the winning continuation from there and ``deepest_line`` starts from the
+    deal's start.
     """
     cdef int8_t deal[NPOS]
     cdef int r, i
     cdef bint exact
+    cdef int start
     cdef uint64_t proof_nodes
     cdef double t0
     cdef Search *x
@@ -885,20 +907,21 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
         x.salt = 0
         x.limit_hit = LIMIT_NONE
         state_init(&x.state, deal, variant)
+        start = _play_prefix(x, prefix)
         x.cuts = cuts
         t0 = _now()
         x.deadline = t0 + time_limit if time_limit > 0 else 0.0
         with nogil:
-            r = _search_with_restarts(x, node_limit, first_round)
+            r = _search_with_restarts(x, node_limit, first_round, start)
         seconds = _now() - t0
         exact = r == WON
         proof_nodes = x.nodes
         if r == DEAD and longest_budget > 0:
             with nogil:
-                exact = _longest_line(x, longest_budget)
+                exact = _longest_line(x, longest_budget, start)
         verdict = {WON: "won", DEAD: "lost", ABORTED: "unknown"}[r]
         limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}[x.limit_hit] if r == ABORTED else None
-        moves = [(x.path[i] & 31, x.path[i] >> 5) for i in range(NPOS)] if r == WON else []
+        moves = [(x.path[i] & 31, x.path[i] >> 5) for i in range(start, NPOS)] if r == WON else []
         return {
             "verdict": verdict, "moves": moves, "nodes": proof_nodes, "seconds": seconds,
             "limit": limit, "table_entries": x.table.used, "relaxed_cuts": x.relaxed_cuts, "deepest": x.deepest,

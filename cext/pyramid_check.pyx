@@ -175,13 +175,14 @@ def check_moves(deal_faces, moves, int variant=0):
     return n, None
 
 
-def name_and_check(deal_faces, kind_line, int variant=0):
+def name_and_check(deal_faces, kind_line, int variant=0, face_prefix=()):
     """Name the tiles of a line of (kind, position) pairs and replay them.
 
     Each kind is taken from the lowest reserve slot holding a tile of that kind
-    (docs/pyramid.md, decision 1).  Returns (moves as ``TILE@POS`` text, slots
-    1-9, error): error is None when every move was legal, else (1-based move
-    number, reason).  The lists stop before the first bad move.
+    (docs/pyramid.md, decision 1).  ``face_prefix``: moves (face, position)
+    played first, as given.  Returns (moves as ``TILE@POS`` text, slots 1-9,
+    error), the prefix included: error is None when every move was legal,
+    else (1-based move number, reason).  The lists stop before the first bad move.
     """
     cdef signed char deal[NPOS]
     cdef Board b
@@ -190,6 +191,15 @@ def name_and_check(deal_faces, kind_line, int variant=0):
     assert variant == 0 or variant == 1, "variant 0 or 1"
     _load(deal_faces, deal)
     _start(&b, deal)
+    for face, p in face_prefix:
+        if not (0 <= face < NFACES and 0 <= p < NPOS):
+            raise ValueError(f"move {n + 1}: face 0-37 and position 0-143")
+        code = _play(&b, deal, variant, face, p, &slot)
+        if code != OK:
+            return text, slots, (n + 1, _reason(code, face, p))
+        text.append(c_text[face][p])
+        slots.append(slot + 1)
+        n += 1
     for kind, p in kind_line:
         if not (0 <= kind < NKINDS and 0 <= p < NPOS):
             raise ValueError(f"move {n + 1}: kind 0-29 and position 0-143")

@@ -266,4 +266,49 @@ def show(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, 
     pictures.wrote(html_path, "replay")
 
 
+@pyramid.command()
+@deal_options
+@variant_option("continuous")
+@limit_options
+@click.option("--moves", "moves_file", type=click.Path(dir_okay=False),
+              help="The moves played so far: a file in the format `verify` reads (default: none).")
+@click.option("--critical", is_flag=True,
+              help="Also list the moves of a solution from there where no other choice keeps the deal winnable.")
+@JSON_OPTION
+def hint(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, moves_file, critical, as_json):
+    """Is the deal still winnable after the moves played, and which legal moves keep it so?
+
+    Every legal move is decided by the exact search (each under the limits:
+    default 2,000,000 nodes and 10 s per move).  Moves that differ only in
+    which wind, season or dragon they take share one verdict.  --critical
+    lists the solution's moves where only one choice keeps the deal winnable.
+    """
+    from solver.pyramid.hint import hint as decide
+    from solver.pyramid.rules import parse_move
+    deal = load_deal(seed, deal_text, deal_file)
+    played = [parse_move(m) for m in parse_solution_text(read_text_file(moves_file))] if moves_file else []
+    h = decide(deal, played, variant=variant, limits=Limits(node_limit, time_limit, table_mb), critical=critical)
+    if as_json:
+        emit_json({**context(deal, variant), **h.to_dict()})
+        return
+    where = f"deal {deal.seed}" if deal.seed is not None else "given deal"
+    click.echo(f"{VARIANT_NAMES[variant]}, {where}, after {h.played} moves: {h.verdict}"
+               + (f" ({h.limit} limit reached)" if h.limit else ""))
+    for verdict, title in (("won", "keep it winnable"), ("lost", "lose"), ("unknown", "undecided")):
+        chosen = [m["move"] for m in h.moves if m["verdict"] == verdict]
+        if chosen:
+            click.echo(f"{len(chosen)} of {len(h.moves)} legal moves {title}: {' '.join(chosen)}")
+    if h.line:
+        click.echo(f"a winning continuation ({len(h.line)} moves): {' '.join(h.line[:12])}"
+                   + (" ..." if len(h.line) > 12 else ""))
+    if h.critical is not None:
+        click.echo(f"critical moves of that solution: {len(h.critical)}")
+        for c in h.critical:
+            why = ("the only legal choice" if c["forced"] else
+                   f"{c['choices'] - 1} other choices, all lost" if c["critical"] else
+                   f"{c['choices'] - 1} other choices: {c['lost']} lost, {c['unknown']} undecided")
+            click.echo(f"{c['number']:4d}. {c['move']:8s} {why}")
+    click.echo(f"nodes {h.nodes:,}  time {h.seconds:.3f} s")
+
+
 add_play_command(pyramid, GAME)

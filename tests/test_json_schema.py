@@ -21,6 +21,8 @@ CASES = [
     (["pyramid", "--seed", "1"], "answer", 0),
     (["pyramid", "--seed", "7260", "--node-limit", "1000"], "answer", 0),
     (["pyramid", "show", "--seed", "1", "--moves", "3"], "show", 0),
+    (["pyramid", "hint", "--seed", "2"], "hint", 0),
+    (["pyramid", "hint", "--seed", "1", "--variant", "wild-dragons", "--critical"], "hint", 0),
     (["pyramid", "play", "--seed", "1"], "playout", 0),
     (["pyramid", "play", "--seed", "1", "--games", "3"], "playouts", 0),
     (["spectrum", "--seed", "10"], "answer", 0),

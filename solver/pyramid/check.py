@@ -57,12 +57,12 @@ def check_solution(deal: Deal, moves: Sequence[Union[str, Move]], *,
     return CheckReport(True, state.placed, None, None, state)
 
 
-def name_and_check(deal: Deal, kind_line, *, variant: str = "continuous"):
+def name_and_check(deal: Deal, kind_line, *, variant: str = "continuous", prefix: Sequence[Move] = ()):
     """The compiled twin of naming a line's tiles and :func:`check_solution`.
 
     ``kind_line`` is a line of (kind, position) pairs, such as the search's.
     Each kind is named by the face in the lowest reserve slot holding one.
-    Returns (moves as ``TILE@POS`` text, slots 1-9, report): the report is
+    ``prefix``: moves played first, as given (their faces kept).  Returns (moves as ``TILE@POS`` text, slots 1-9, report): the report is
     valid only when every move was legal and the deal was won.  The compiled
     checker (``cext/pyramid_check.pyx``) is a small kernel of its own, loaded
     with the reference tables; it shares nothing with the search.
@@ -72,7 +72,8 @@ def name_and_check(deal: Deal, kind_line, *, variant: str = "continuous"):
     >>> text, slots, report.valid, report.error
     (['9B@1e5', 'SU@1e4'], [1, 1], False, 'the solution stops after 2 moves; 144 are needed')
     """
-    text, slots, error = _compiled.name_and_check(deal.faces, kind_line, _VARIANT_CODE[variant])
+    text, slots, error = _compiled.name_and_check(deal.faces, kind_line, _VARIANT_CODE[variant],
+                                                  [(m.tile, m.pos) for m in prefix])
     if error is not None:
         number, reason = error
         return text, slots, CheckReport(False, number - 1, f"move {number}: {reason}", number)

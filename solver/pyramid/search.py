@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from solver.cext import pyramid as _fast
 from solver.pyramid.check import name_and_check
@@ -95,27 +95,36 @@ def faces_for_line(deal: Deal, line) -> Tuple[List[Move], List[int]]:
 
 
 def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] = DEFAULT_NODE_LIMIT,
-          time_limit: Optional[float] = DEFAULT_TIME_LIMIT, table_mb: float = DEFAULT_TABLE_MB) -> SolveResult:
+          time_limit: Optional[float] = DEFAULT_TIME_LIMIT, table_mb: float = DEFAULT_TABLE_MB,
+          after: Sequence[Move] = (), longest: bool = True) -> SolveResult:
     """Decide whether a thoughtful player (who knows the whole deal) can win it.
 
     ``node_limit``/``time_limit`` of None or 0 mean no limit; ``table_mb`` bounds
     the transposition table.  A ``won`` line is named and replayed by the
     compiled checker (:func:`~solver.pyramid.check.name_and_check`, a kernel
     that shares nothing with the search) before it is returned.
+
+    ``after``: legal moves played first (the caller checks them); the search
+    decides the position they reach, and a ``won`` line starts with them.
+    ``longest=False`` skips the search for the longest line of a lost deal.
     """
     check_variant(variant)
+    kinds = [(_KIND_OF_FACE[m.tile], m.pos) for m in after]
     raw = _fast.solve_kinds(deal_kinds(deal), variant=VARIANT_CODES[variant],
                             node_limit=int(node_limit or 0), time_limit=float(time_limit or 0.0),
-                            table_bytes=int(table_mb * (1 << 20)))
+                            table_bytes=int(table_mb * (1 << 20)), prefix=kinds,
+                            longest_budget=4000 if longest else 0)
     result = SolveResult(raw["verdict"], variant, nodes=raw["nodes"], seconds=raw["seconds"],
                          limit=raw["limit"], table_entries=raw["table_entries"],
                          table_bytes=raw["table_bytes"], deepest=raw["deepest"], seed=deal.seed)
     if result.verdict == "won":
-        line, slots, report = name_and_check(deal, raw["moves"], variant=variant)
+        line, slots, report = name_and_check(deal, raw["moves"], variant=variant, prefix=after)
         if not report.valid:
             raise SolverBug(f"the checker rejected the solver's line: {report.error}")
         result.line, result.slots = line, slots
         result.longest_exact = True
+    elif after or not longest:
+        result.best_line = faces_for_line(deal, raw["deepest_line"])[0]
     else:
         best, result.best_source = longest_line(deal, raw, variant)
         result.best_line = faces_for_line(deal, best)[0]

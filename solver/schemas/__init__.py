@@ -17,6 +17,7 @@ COMMANDS = {
     "GAME show": "show",
     "pyramid": "answer",
     "pyramid verify": "verify",
+    "pyramid hint": "hint",
     "spectrum": "answer",
     "spectrum reach": "answer",
     "boundary solve": "answer",
