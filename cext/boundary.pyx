@@ -142,12 +142,22 @@ cdef inline bint won_by(const State *st, int pl) noexcept nogil:
     return True
 
 
-cdef int gen_moves(const State *st, int32_t *out) noexcept nogil:
+cdef inline int gen_moves(const State *st, int32_t *out) noexcept nogil:
     """Write the legal moves of the side to move into ``out`` and return how many.
 
     With ``out == NULL`` only count them (perft's bulk leaves).  Does not look
     at whether the game is already won: callers check ``won_by`` first.
     """
+    return gen_upto(st, out, MAXMOVES)
+
+
+cdef inline bint has_move(const State *st) noexcept nogil:
+    """The side to move has a legal move (stops at the first one)."""
+    return gen_upto(st, NULL, 1) > 0
+
+
+cdef int gen_upto(const State *st, int32_t *out, int limit) noexcept nogil:
+    """``gen_moves`` that stops once it has found ``limit`` moves."""
     cdef int me = st.side, opp = 1 - st.side
     cdef int n = 0, s, t, d, k, s0, s1, p, w, wt
     cdef uint64_t occ = st.occ, stones_all = st.stones[0] | st.stones[1]
@@ -169,6 +179,8 @@ cdef int gen_moves(const State *st, int32_t *out) noexcept nogil:
                 if out != NULL:
                     out[n] = s | (t << 6)
                 n += 1
+                if n >= limit:
+                    return n
     sb = st.stones[me]
     while sb:
         s0 = lsb(sb)
@@ -203,6 +215,8 @@ cdef int gen_moves(const State *st, int32_t *out) noexcept nogil:
                         if out != NULL:
                             out[n] = p | (wt << 6) | (s0 << 12) | (s1 << 18) | STONE_FLAG
                         n += 1
+                        if n >= limit:
+                            return n
     return n
 
 
@@ -425,254 +439,22 @@ cdef class Board:
         return out
 
     def search(self, *, int max_depth=64, double time_limit=0.0, int64_t node_limit=0,
-               int tt_mb=64, int64_t tt_entries=0):
-        """Run the solver core; see :func:`_solve` for the contract."""
-        return _solve(self, max_depth, time_limit, node_limit, tt_mb, tt_entries)
+               int tt_mb=64, int64_t tt_entries=0, int opts=OPT_DEFAULT):
+        """Run the proof search; see :func:`_solve` for the contract."""
+        return _solve(self, max_depth, time_limit, node_limit, tt_mb, tt_entries, opts)
+
+    def exchange_bound(self, int player):
+        """Fewest moves ``player`` needs to complete the exchange (see
+        ``solver.boundary.bound``, its pure-Python twin)."""
+        assert player == 0 or player == 1, "player 0 or 1"
+        return exchange_lb(&self.st, player)
+
+    def evaluate(self):
+        """The engine's static evaluation for the side to move (``solver.boundary.bound``)."""
+        return evaluate(&self.st)
 
     cdef State *state(self):
         return &self.st
 
 
-# -- the solver core -------------------------------------------------------
-
-cdef struct TTEntry:
-    uint64_t key          # the position's full 64-bit Zobrist hash, compared on every probe
-    int16_t value
-    int8_t depth
-    uint8_t flag
-    int32_t move
-
-cdef struct Searcher:
-    State st
-    TTEntry *tt
-    uint64_t tt_mask
-    uint64_t path[MAXPLY + 2]
-    int64_t nodes
-    int64_t node_limit
-    double deadline
-    bint aborted
-    bint allow_zero_cuts
-    int64_t horizon_hits
-    int64_t zero_cuts
-    int64_t rep_hits
-    int32_t *buf
-    uint32_t history[NSQ][NSQ]
-
-
-
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline int to_tt(int v, int ply) noexcept nogil:
-    if v > MATE_BOUND:
-        return v + ply
-    if v < -MATE_BOUND:
-        return v - ply
-    return v
-
-
-cdef inline int from_tt(int v, int ply) noexcept nogil:
-    if v > MATE_BOUND:
-        return v - ply
-    if v < -MATE_BOUND:
-        return v + ply
-    return v
-
-
-cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept nogil:
-    """Score of the side to move, searched ``depth`` plies, inside (alpha, beta).
-
-    Scores: ``MATE - n`` is a win for the side to move n plies from the root,
-    ``-(MATE - n)`` a loss, 0 a draw or not proven either way (the horizon, a
-    repetition of a position on the current path, or an abort).  Contract:
-    a returned decisive score is sound whatever the path (a repetition only
-    ever pulls scores towards 0); a result ``<= alpha`` is an upper bound,
-    ``>= beta`` a lower bound, in between exact for this search.
-    """
-    cdef State *st = &S.st
-    cdef int n, i, j, best, v, bi, orig_alpha = alpha, bestmove = 0, ttmove = 0
-    cdef int32_t *moves
-    cdef int32_t m
-    cdef uint32_t sc, bsc
-    cdef TTEntry *e
-    S.nodes += 1
-    if won_by(st, 1 - st.side):
-        return -(MATE - ply)
-    i = ply - 2
-    while i >= 0:
-        if S.path[i] == st.hash:
-            S.rep_hits += 1
-            return 0
-        i -= 2
-    if depth == 0:
-        if gen_moves(st, NULL) == 0:
-            return -(MATE - ply)
-        S.horizon_hits += 1
-        return 0
-    if (S.nodes & 1023) == 0:
-        if (S.node_limit and S.nodes >= S.node_limit) or (S.deadline > 0 and now() >= S.deadline):
-            S.aborted = True
-    if S.aborted or ply >= MAXPLY:
-        S.horizon_hits += 1
-        return 0
-    # mate-distance pruning: nothing here beats a win next ply or loses sooner than now
-    if alpha < -(MATE - ply):
-        alpha = -(MATE - ply)
-    if beta > MATE - ply - 1:
-        beta = MATE - ply - 1
-    if alpha >= beta:
-        return alpha
-    e = &S.tt[st.hash & S.tt_mask]
-    if e.key == st.hash:          # verified: the whole key, not only the index bits
-        ttmove = e.move
-        if e.depth >= depth:
-            v = from_tt(e.value, ply)
-            if (v > MATE_BOUND or v < -MATE_BOUND or S.allow_zero_cuts) and (
-                    e.flag == TT_EXACT or (e.flag == TT_LOWER and v >= beta)
-                    or (e.flag == TT_UPPER and v <= alpha)):
-                if -MATE_BOUND <= v <= MATE_BOUND:
-                    S.zero_cuts += 1
-                return v
-    moves = S.buf + ply * MAXMOVES
-    n = gen_moves(st, moves)
-    if n == 0:
-        return -(MATE - ply)
-    S.path[ply] = st.hash
-    best = -MATE - 1
-    for i in range(n):
-        # pick the best-ordered remaining move: TT move, then landings on own bases, then history
-        bi = i
-        bsc = 0
-        for j in range(i, n):
-            m = moves[j]
-            if m == ttmove:
-                sc = 0xFFFFFFFF
-            else:
-                sc = S.history[m & 63][(m >> 6) & 63] + (0x40000000 if (BASE_MASK[st.side] >> ((m >> 6) & 63)) & 1 else 0)
-            if sc > bsc or j == i:
-                bsc = sc
-                bi = j
-        m = moves[bi]
-        moves[bi] = moves[i]
-        moves[i] = m
-        make(st, m)
-        v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
-        unmake(st, m)
-        if S.aborted:
-            return 0
-        if v > best:
-            best = v
-            bestmove = m
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    if S.history[m & 63][(m >> 6) & 63] < 0x3FFFFFFF - depth * depth:
-                        S.history[m & 63][(m >> 6) & 63] += depth * depth
-                    break
-    e.key = st.hash
-    e.value = to_tt(best, ply)
-    e.depth = depth
-    e.move = bestmove
-    e.flag = TT_UPPER if best <= orig_alpha else (TT_LOWER if best >= beta else TT_EXACT)
-    return best
-
-
-def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, int tt_mb,
-           int64_t tt_entries=0):
-    """Iterative deepening from ``board``; a dict with the proven verdict.
-
-    Returns ``result`` ('win', 'loss', 'draw' or 'unknown', for the side to
-    move), ``plies`` (to the end of the game under best play, for win/loss),
-    ``best`` (the move as a reference tuple: fastest win, longest defence),
-    ``depth`` (last completed depth), ``nodes``, ``limit`` (what stopped an
-    unknown: 'depth', 'time' or 'nodes') and ``tt_entries``.
-
-    The transposition table is the largest power of two of entries within
-    ``tt_mb`` MiB, or exactly ``tt_entries`` when that is given (a power of
-    two; the tests force collisions with a tiny table).  An entry is used only
-    when its stored 64-bit key equals the position's hash.
-
-    A draw is claimed only after a depth whose search met no horizon and used
-    no non-decisive transposition entry: then every line ends in a win, a loss
-    or a repetition of a position on the line, and a repetition forced by one
-    side is a draw (rules/boundary.md, decision: from this position, with no
-    earlier history).
-    """
-    cdef Searcher *S
-    cdef uint64_t entries = 1
-    cdef int depth, v, best_v = 0, i, n
-    cdef int32_t best_m = 0
-    cdef int32_t root_moves[MAXMOVES]
-    cdef TTEntry *root_e
-    if max_depth < 1 or max_depth > MAXPLY - 2:
-        raise ValueError(f"depth must be 1..{MAXPLY - 2}")
-    if tt_mb < 1:
-        raise ValueError("tt_mb must be >= 1")
-    if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
-        raise ValueError("tt_entries must be 0 or a power of two")
-    assert node_limit >= 0 and time_limit >= 0, "limits are >= 0 (0: none)"
-    assert board.st.side == 0 or board.st.side == 1, "side 0 or 1"
-    if tt_entries:
-        entries = <uint64_t>tt_entries
-    else:
-        while entries * 2 * sizeof(TTEntry) <= <uint64_t>tt_mb * 1024 * 1024:
-            entries *= 2
-    S = <Searcher *>calloc(1, sizeof(Searcher))
-    if S == NULL:
-        raise MemoryError()
-    S.tt = <TTEntry *>calloc(entries, sizeof(TTEntry))
-    S.buf = <int32_t *>malloc(sizeof(int32_t) * MAXMOVES * (MAXPLY + 1))
-    if S.tt == NULL or S.buf == NULL:
-        free(S.tt); free(S.buf); free(S)
-        raise MemoryError()
-    S.st = board.st
-    S.tt_mask = entries - 1
-    S.node_limit = node_limit
-    S.deadline = now() + time_limit if time_limit > 0 else 0.0
-    S.allow_zero_cuts = True
-    out = {"result": "unknown", "plies": None, "best": None, "depth": 0, "nodes": 0,
-           "limit": "depth", "tt_entries": int(entries)}
-    try:
-        if won_by(&S.st, 1 - S.st.side):
-            out.update(result="loss", plies=0, limit=None)
-            return out
-        n = gen_moves(&S.st, root_moves)
-        if n == 0:
-            out.update(result="loss", plies=0, limit=None)
-            return out
-        depth = 1
-        while depth <= max_depth:
-            S.horizon_hits = 0
-            S.zero_cuts = 0
-            with nogil:
-                v = negamax(S, depth, 0, -MATE - 1, MATE + 1)
-            if S.aborted:
-                out["limit"] = "nodes" if (node_limit and S.nodes >= node_limit) else "time"
-                break
-            best_v = v
-            root_e = &S.tt[S.st.hash & S.tt_mask]
-            best_m = root_e.move if root_e.key == S.st.hash else 0
-            out["depth"] = depth
-            if v > MATE_BOUND:
-                out.update(result="win", plies=MATE - v, best=decode_move(best_m), limit=None)
-                break
-            if v < -MATE_BOUND:
-                out.update(result="loss", plies=MATE + v, best=decode_move(best_m), limit=None)
-                break
-            if S.horizon_hits == 0:
-                if S.zero_cuts == 0:
-                    out.update(result="draw", plies=None, best=decode_move(best_m), limit=None)
-                    break
-                S.allow_zero_cuts = False      # redo this depth without them
-                continue
-            S.allow_zero_cuts = True
-            depth += 1
-        out["nodes"] = int(S.nodes)
-        return out
-    finally:
-        free(S.tt)
-        free(S.buf)
-        free(S)
+include "boundary_search.pxi"

@@ -12,6 +12,7 @@ import solver.cli.main
 from solver.boundary.notation import START, format_position, parse_position
 
 FINAL = "Gl+Gm+Gs1r2Rl/4Rm1/4gRs/2Ys3/g1YmBs2/Yl3rBl+Bm r"
+HARD = "Gl1Ym3/2GsrYsg/r3RlRs/4Rm1/3Bs1Bm/Ylg1Gm1Bl r"     # the record, 12 plies before its end
 
 
 def run(*args):
@@ -89,7 +90,7 @@ CONTEXT = {"game": "boundary", "variant": None, "seed": None}
 
 def test_solve_json_keys_are_the_same_whatever_the_verdict():
     answers = {}
-    for args in (["--position", FINAL], ["--position", WIN_IN_1], ["--position", FINAL, "--node-limit", "1000"],
+    for args in (["--position", FINAL], ["--position", WIN_IN_1], ["--position", HARD, "--node-limit", "1000"],
                  ["--position", START, "--depth", "2"], ["--position", FINAL, "--time-limit", "0.001",
                                                          "--depth", "40"]):
         res = run("solve", *args, "--json")
@@ -109,7 +110,7 @@ def test_solve_json_keys_are_the_same_whatever_the_verdict():
 
 
 def test_solve_text_unknown_exits_0():
-    res = run("solve", "--position", FINAL, "--node-limit", "1000")
+    res = run("solve", "--position", HARD, "--node-limit", "1000")
     assert res.exit_code == 0 and res.output.startswith("unknown: no proof within the nodes limit")
     res = run("solve", "--position", FINAL)
     assert res.exit_code == 0 and res.output.startswith("lost: Red loses in 4 plies; longest defence (e1-f2)(e5-f6)")

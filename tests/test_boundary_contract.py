@@ -205,7 +205,7 @@ def test_solve_speaks_the_contract():
 
 
 def test_solve_honours_every_limit():
-    out = solve(FINAL, limits=Limits(node_limit=1000))
+    out = solve(HARD_POSITION, limits=Limits(node_limit=1000))
     assert (out.verdict, out.limit) == ("unknown", "nodes")
     out = solve(HARD_POSITION, limits=Limits(time_limit=0.2))
     assert (out.verdict, out.limit) == ("unknown", "time") and out.seconds < 5

@@ -110,9 +110,9 @@ def test_malformed_record_exits_2(tmp_path):
 
 
 @needs_record
-def test_the_contract_hard_position_is_the_record_4_plies_before_the_end():
+def test_the_contract_hard_position_is_the_record_12_plies_before_the_end():
     from solver.boundary.contract import HARD_POSITION
     from solver.boundary.notation import format_position
     result = replay_text(RECORD)
-    assert format_position(result.positions[-5]) == HARD_POSITION
+    assert format_position(result.positions[-13]) == HARD_POSITION
     assert format_position(result.positions[-1]) == FINAL

@@ -55,8 +55,11 @@ def test_deeper_search_keeps_proven_results(position):
     assert (deep["result"], deep["plies"]) == (shallow["result"], shallow["plies"])
 
 
+HARD = "Gl+Gm5/2Gsg1Rl/Ym1r2Rs/2Ys1Rm1/g2BsrBm/Yl4Bl r"   # the record, 6 plies before its end
+
+
 def test_limits_give_unknown_not_a_guess():
-    out = solve_position(FINAL, max_depth=12, node_limit=2000)
+    out = solve_position(HARD, max_depth=12, node_limit=2000)
     assert out["result"] == "unknown" and out["limit"] == "nodes"
     out = solve_position("Bl+Bm+Bs4Yl+Ym+Ys/6/2gr2/2rg2/6/Rl+Rm+Rs4Gl+Gm+Gs r", max_depth=3)
     assert out["result"] == "unknown" and out["limit"] == "depth"

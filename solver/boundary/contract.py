@@ -243,10 +243,10 @@ ENTRY = GameEntry(
 HARD_SEED = None
 """Boundary has no seeded exact analysis; :func:`hard_instance` answers a position."""
 
-HARD_POSITION = "Gl+Gm5/1Gs1gRmRl/Ym1r2Rs/2Ys3/g2BsrBm/Yl4Bl r"
-"""The record's position 4 plies before its final one (Red to move after
-Green's 19th move; tests/test_boundary_record.py replays the record to it):
-far harder to solve than the final position (more than 200 s)."""
+HARD_POSITION = "Gl1Ym3/2GsrYsg/r3RlRs/4Rm1/3Bs1Bm/Ylg1Gm1Bl r"
+"""The record's position 12 plies before its final one (Red to move after
+Green's 15th move; tests/test_boundary_record.py replays the record to it):
+far harder to solve than the final position (docs/boundary.md, the table)."""
 
 
 def hard_instance(limits: Limits) -> Result:

@@ -1,0 +1,629 @@
+# Boundary's proof search and engine search (included by boundary.pyx).
+#
+# Twins: the exchange bound and the evaluation are ``solver/boundary/bound.py``;
+# the proof search's answers are ``solver/boundary/reference_search.py``'s
+# (plain alpha-beta, optionally with the same bound).  docs/boundary.md
+# measures every technique switched by ``opts``.
+
+cdef enum:
+    OPT_BOUND = 1        # exchange-bound pruning (fewest moves to finish the exchange)
+    OPT_NULLWIN = 2      # iterative deepening asks "win within d?" / "loss within d?" only
+    OPT_KILLERS = 4      # two killer moves per ply
+    OPT_PROGRESS = 8     # moves that bring a pyramid closer to its place first
+    OPT_ETC = 16         # enhanced transposition cut-offs
+    OPT_EVAL = 32        # engine mode: the horizon scores the evaluation, no proof bound
+    OPT_THREAT = 64      # threat first: against a win next move only the moves that stop it
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_PROGRESS | OPT_THREAT
+
+OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
+           "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT}
+DEFAULT_OPTS = OPT_DEFAULT
+
+cdef int TARGET[12]          # the square each pyramid must end on
+cdef int TREE_OF[12]         # 0 or 1: which of its owner's two trees
+cdef uint64_t LINES[NSQ]     # squares on a straight line (8 directions) from a square
+cdef uint64_t BETWEEN[NSQ][NSQ]   # squares strictly between two squares on a line, else 0
+
+
+cdef void _init_bound_tables():
+    cdef int p, s, d, k, t
+    for p in range(12):
+        TREE_OF[p] = (p // 3) % 2
+        TARGET[p] = WIN_SQ[p // 6][TREE_OF[p]]
+    for s in range(NSQ):
+        LINES[s] = 0
+        for d in range(8):
+            for k in range(1, 6):
+                t = RAY_SQ[s][d][k]
+                if t >= 0:
+                    LINES[s] |= <uint64_t>1 << t
+                    BETWEEN[s][t] = RAY_PATH[s][d][k]
+
+
+_init_bound_tables()
+
+
+cdef inline void _prefixes(const State *st, int pl, int *pre) noexcept nogil:
+    """How many pyramids at the bottom of each of ``pl``'s two target stacks are final."""
+    cdef int i, t, h
+    for i in range(2):
+        t = WIN_SQ[pl][i]
+        h = 0
+        while h < st.height[t] and h < 3 and st.stack[t][h] == WIN_STACK[pl][i][h]:
+            h += 1
+        pre[i] = h
+
+
+cdef inline int _cost(int p, int s, int h, const int *pre) noexcept nogil:
+    """Fewest moves pyramid ``p`` on square ``s`` at level ``h`` needs to reach its place:
+    0 in place, 1 on a straight line to its target square, else 2 (also on the target
+    square out of place: it must leave and come back)."""
+    cdef int t = TARGET[p]
+    if s == t:
+        return 0 if h < pre[TREE_OF[p]] else 2
+    return 1 if (LINES[t] >> s) & 1 else 2
+
+
+cdef int exchange_lb(const State *st, int pl) noexcept nogil:
+    """A lower bound on the moves ``pl`` needs to complete the exchange: each move moves
+    one pyramid, so the sum of the pyramids' ``_cost``."""
+    cdef int pre[2]
+    cdef int lb = 0, s, h
+    cdef uint64_t bb = st.pyr[pl]
+    _prefixes(st, pl, pre)
+    while bb:
+        s = lsb(bb)
+        bb &= bb - 1
+        for h in range(st.height[s]):
+            lb += _cost(st.stack[s][h], s, h, pre)
+    return lb
+
+
+cdef int evaluate(State *st) noexcept nogil:
+    """The engine's score for the side to move X against Y (documented in docs/boundary.md):
+    100 per move of exchange bound X is ahead (X needs 2 lb(X) - 1 plies, Y 2 lb(Y)),
+    plus the difference in legal moves."""
+    cdef int me = st.side, lbx, lby, mx, my
+    lbx = exchange_lb(st, me)
+    lby = exchange_lb(st, 1 - me)
+    mx = gen_moves(st, NULL)
+    st.side = 1 - me
+    my = gen_moves(st, NULL)
+    st.side = me
+    return 100 * (lby - lbx) + 50 + (mx - my)
+
+
+cdef struct TTEntry:
+    uint64_t key          # the position's full 64-bit Zobrist hash, compared on every probe
+    int16_t value
+    int8_t depth
+    uint8_t flag
+    int32_t move
+
+cdef struct Searcher:
+    State st
+    TTEntry *tt
+    uint64_t tt_mask
+    uint64_t path[MAXPLY + 2]
+    int64_t nodes
+    int64_t node_limit
+    double deadline
+    bint aborted
+    bint allow_zero_cuts
+    int opts
+    int64_t horizon_hits
+    int64_t zero_cuts
+    int64_t rep_hits
+    int64_t bound_cuts
+    int64_t etc_cuts
+    int64_t threat_cuts
+    int32_t *buf
+    int32_t killer[MAXPLY + 2][2]
+    uint32_t history[NSQ][NSQ]
+
+
+cdef double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int to_tt(int v, int ply) noexcept nogil:
+    if v > MATE_BOUND:
+        return v + ply
+    if v < -MATE_BOUND:
+        return v - ply
+    return v
+
+
+cdef inline int from_tt(int v, int ply) noexcept nogil:
+    if v > MATE_BOUND:
+        return v - ply
+    if v < -MATE_BOUND:
+        return v + ply
+    return v
+
+
+cdef inline uint32_t _order_score(Searcher *S, int32_t m, int32_t ttmove, int ply,
+                                  const int *pre) noexcept nogil:
+    """Higher first: the table's move, a pyramid put in its place, the killers, a pyramid
+    brought onto a line to its place, a landing on an own base, then history."""
+    cdef State *st = &S.st
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63, piece, c0, c1
+    cdef uint32_t sc
+    if m == ttmove:
+        return 0xFFFFFFFFU
+    sc = S.history[p0][p1]
+    if (BASE_MASK[st.side] >> p1) & 1:
+        sc += 0x10000000U
+    if S.opts & OPT_PROGRESS:
+        piece = st.stack[p0][st.height[p0] - 1]
+        c0 = _cost(piece, p0, st.height[p0] - 1, pre)
+        if p1 == TARGET[piece]:
+            if st.height[p1] == pre[TREE_OF[piece]] and WIN_STACK[st.side][TREE_OF[piece]][st.height[p1]] == piece:
+                return sc + 0xC0000000U          # it lands in its place
+            c1 = 2
+        else:
+            c1 = _cost(piece, p1, st.height[p1], pre)
+        if c1 < c0:
+            sc += 0x20000000U
+    if S.opts & OPT_KILLERS:
+        if m == S.killer[ply][0]:
+            sc += 0x80000000U
+        elif m == S.killer[ply][1]:
+            sc += 0x70000000U
+    return sc
+
+
+cdef inline bint _finishes(const State *st, int32_t m, const int *pre) noexcept nogil:
+    """``m`` puts its pyramid in its place (the last one, when the bound is 1)."""
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63
+    cdef int piece = st.stack[p0][st.height[p0] - 1]
+    return (p1 == TARGET[piece] and st.height[p1] == pre[TREE_OF[piece]]
+            and WIN_STACK[st.side][TREE_OF[piece]][st.height[p1]] == piece)
+
+
+cdef int _win_paths(State *st, int32_t *scratch, uint64_t *req) noexcept nogil:
+    """With the side NOT to move one move from completing the exchange (bound 1): the
+    squares each of its completing moves needs empty (stone path and landing, pyramid
+    path), into ``req``; how many such moves (at most 64 kept)."""
+    cdef int me = st.side, n, i, k = 0, s0, s1
+    cdef int pre[2]
+    cdef int32_t m
+    st.side = 1 - me
+    _prefixes(st, st.side, pre)
+    n = gen_moves(st, scratch)
+    for i in range(n):
+        m = scratch[i]
+        if _finishes(st, m, pre) and k < 64:
+            req[k] = BETWEEN[m & 63][(m >> 6) & 63]
+            if m & STONE_FLAG:
+                s0 = (m >> 12) & 63
+                s1 = (m >> 18) & 63
+                req[k] |= BETWEEN[s0][s1] | (<uint64_t>1 << s1)
+            k += 1
+    st.side = me
+    return k
+
+
+cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept nogil:
+    """Score of the side to move, searched ``depth`` plies, inside (alpha, beta).
+
+    Scores: ``MATE - n`` is a win for the side to move n plies from the root,
+    ``-(MATE - n)`` a loss, 0 a draw or not proven either way (the horizon, a
+    repetition of a position on the current path, or an abort); in engine mode
+    (OPT_EVAL) the horizon scores ``evaluate``.  Contract: a returned decisive
+    score is sound whatever the path (a repetition or a bound only ever pulls
+    scores towards 0); a result ``<= alpha`` is an upper bound, ``>= beta`` a
+    lower bound, in between exact for this search.
+    """
+    cdef State *st = &S.st
+    cdef int n, i, j, k, best, v, bi, orig_alpha, bestmove = 0, ttmove = 0, me, lbx = -1, lby = -1
+    cdef int bound, nw, kept
+    cdef uint64_t req[64]
+    cdef uint64_t placed
+    cdef uint32_t scores[MAXMOVES]
+    cdef int pre[2]
+    cdef int32_t *moves
+    cdef int32_t m
+    cdef uint32_t sc, bsc
+    cdef TTEntry *e
+    cdef TTEntry *ce
+    S.nodes += 1
+    if won_by(st, 1 - st.side):
+        return -(MATE - ply)
+    i = ply - 2
+    while i >= 0:
+        if S.path[i] == st.hash:
+            S.rep_hits += 1
+            return 0
+        i -= 2
+    if depth == 0:
+        if not has_move(st):
+            return -(MATE - ply)
+        S.horizon_hits += 1
+        if S.opts & OPT_EVAL:
+            return evaluate(st)
+        return 0
+    if (S.nodes & 1023) == 0:
+        if (S.node_limit and S.nodes >= S.node_limit) or (S.deadline > 0 and now() >= S.deadline):
+            S.aborted = True
+    if S.aborted or ply >= MAXPLY:
+        S.horizon_hits += 1
+        return 0
+    # mate-distance pruning: nothing here beats a win next ply or loses sooner than now
+    if alpha < -(MATE - ply):
+        alpha = -(MATE - ply)
+    if beta > MATE - ply - 1:
+        beta = MATE - ply - 1
+    if alpha >= beta:
+        return alpha
+    me = st.side
+    if S.opts & OPT_BOUND:
+        # the exchange bound: the side to move X completes it at ply + 2 lb(X) - 1 at the
+        # earliest, the other side Y at ply + 2 lb(Y); beyond the horizon it is not proven (0)
+        lbx = exchange_lb(st, me)
+        bound = MATE - ply - (2 * lbx - 1) if 2 * lbx - 1 <= depth else 0
+        if bound <= alpha:
+            S.bound_cuts += 1
+            if bound == 0:
+                S.horizon_hits += 1
+            return bound
+        lby = exchange_lb(st, 1 - me)
+        bound = -(MATE - ply - 2 * lby) if 2 * lby <= depth else 0
+        if bound >= beta:
+            S.bound_cuts += 1
+            if bound == 0:
+                S.horizon_hits += 1
+            return bound
+    orig_alpha = alpha
+    e = &S.tt[st.hash & S.tt_mask]
+    if e.key == st.hash:          # verified: the whole key, not only the index bits
+        ttmove = e.move
+        if e.depth >= depth:
+            v = from_tt(e.value, ply)
+            if (v > MATE_BOUND or v < -MATE_BOUND or S.allow_zero_cuts) and (
+                    e.flag == TT_EXACT or (e.flag == TT_LOWER and v >= beta)
+                    or (e.flag == TT_UPPER and v <= alpha)):
+                if -MATE_BOUND <= v <= MATE_BOUND:
+                    S.zero_cuts += 1
+                return v
+    moves = S.buf + ply * MAXMOVES
+    n = gen_moves(st, moves)
+    if n == 0:
+        return -(MATE - ply)
+    S.path[ply] = st.hash
+    if (S.opts & OPT_ETC) and depth >= 2:
+        # enhanced transposition cut-off: a child already known to refute the window
+        for i in range(n):
+            make(st, moves[i])
+            ce = &S.tt[st.hash & S.tt_mask]
+            if ce.key == st.hash and ce.depth >= depth - 1 and (ce.flag == TT_EXACT or ce.flag == TT_UPPER):
+                v = -from_tt(ce.value, ply + 1)
+                if v >= beta and (v > MATE_BOUND or v < -MATE_BOUND or S.allow_zero_cuts):
+                    unmake(st, moves[i])
+                    if -MATE_BOUND <= v <= MATE_BOUND:
+                        S.zero_cuts += 1
+                    S.etc_cuts += 1
+                    return v
+            unmake(st, moves[i])
+    _prefixes(st, me, pre)
+    best = -MATE - 1
+    if (S.opts & OPT_THREAT) and depth >= 2:
+        # the opponent completes the exchange next move unless this move blocks every
+        # completing move (or wins at once): the others lose in 2, exactly
+        if lby < 0:
+            lby = exchange_lb(st, 1 - me)
+        if lby == 1:
+            nw = _win_paths(st, moves + n, req)
+            if nw > 0:
+                if lbx < 0:
+                    lbx = exchange_lb(st, me)
+                kept = 0
+                for i in range(n):
+                    m = moves[i]
+                    placed = <uint64_t>1 << ((m >> 6) & 63)
+                    if m & STONE_FLAG:
+                        placed |= <uint64_t>1 << ((m >> 18) & 63)
+                    for k in range(nw):
+                        if not (placed & req[k]):
+                            break
+                    else:
+                        moves[kept] = m
+                        kept += 1
+                        continue
+                    if lbx == 1 and _finishes(st, m, pre):
+                        moves[kept] = m
+                        kept += 1
+                    else:
+                        bestmove = m
+                if kept < n:
+                    S.threat_cuts += n - kept
+                    best = -(MATE - ply - 2)
+                    if kept == 0 or best >= beta:
+                        e.key = st.hash
+                        e.value = to_tt(best, ply)
+                        e.depth = depth
+                        e.move = bestmove
+                        e.flag = TT_EXACT if kept == 0 else TT_LOWER
+                        return best
+                    if best > alpha:
+                        alpha = best
+                    n = kept
+    for i in range(n):
+        scores[i] = _order_score(S, moves[i], ttmove, ply, pre)
+    for i in range(n):
+        # pick the best-ordered remaining move (ties: generation order)
+        bi = i
+        bsc = scores[i]
+        for j in range(i + 1, n):
+            if scores[j] > bsc:
+                bsc = scores[j]
+                bi = j
+        m = moves[bi]
+        moves[bi] = moves[i]
+        moves[i] = m
+        scores[bi] = scores[i]
+        make(st, m)
+        v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
+        unmake(st, m)
+        if S.aborted:
+            return 0
+        if v > best:
+            best = v
+            bestmove = m
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    if S.history[m & 63][(m >> 6) & 63] < 0x0FFFFFFF - depth * depth:
+                        S.history[m & 63][(m >> 6) & 63] += depth * depth
+                    if m != S.killer[ply][0]:
+                        S.killer[ply][1] = S.killer[ply][0]
+                        S.killer[ply][0] = m
+                    break
+    e.key = st.hash
+    e.value = to_tt(best, ply)
+    e.depth = depth
+    e.move = bestmove
+    e.flag = TT_UPPER if best <= orig_alpha else (TT_LOWER if best >= beta else TT_EXACT)
+    return best
+
+
+cdef class Search:
+    """A search in progress on a copy of a board: the table, killers and history survive
+    from one call to the next (iterative deepening drives it from Python or ``_solve``).
+
+    ``Search(board, tt_mb=64, tt_entries=0, opts=DEFAULT_OPTS)``; ``run(depth, alpha,
+    beta, time_limit, node_limit)`` searches the root and returns the score;
+    ``pv(n)`` follows the table's moves from the root (legal, no repetition).
+    """
+
+    cdef Searcher *S
+    cdef public object entries
+
+    def __cinit__(self, Board board, int tt_mb=64, int64_t tt_entries=0, int opts=OPT_DEFAULT):
+        cdef uint64_t entries = 1
+        self.S = NULL
+        if tt_mb < 1:
+            raise ValueError("tt_mb must be >= 1")
+        if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
+            raise ValueError("tt_entries must be 0 or a power of two")
+        assert 0 <= opts < 128, "opts: a mask of OPTIONS"
+        if tt_entries:
+            entries = <uint64_t>tt_entries
+        else:
+            while entries * 2 * sizeof(TTEntry) <= <uint64_t>tt_mb * 1024 * 1024:
+                entries *= 2
+        self.S = <Searcher *>calloc(1, sizeof(Searcher))
+        if self.S == NULL:
+            raise MemoryError()
+        self.S.tt = <TTEntry *>calloc(entries, sizeof(TTEntry))
+        self.S.buf = <int32_t *>malloc(sizeof(int32_t) * MAXMOVES * (MAXPLY + 1))
+        if self.S.tt == NULL or self.S.buf == NULL:
+            free(self.S.tt); free(self.S.buf); free(self.S)
+            self.S = NULL
+            raise MemoryError()
+        self.S.st = board.st
+        self.S.tt_mask = entries - 1
+        self.S.allow_zero_cuts = True
+        self.S.opts = opts
+        self.entries = int(entries)
+
+    def __dealloc__(self):
+        if self.S != NULL:
+            free(self.S.tt)
+            free(self.S.buf)
+            free(self.S)
+
+    def run(self, int depth, int alpha, int beta, double time_limit=0.0, int64_t node_limit=0):
+        """Score of the root searched ``depth`` plies in (alpha, beta); None if a limit stopped it
+        (``node_limit`` counts this search's nodes too: ``nodes`` is cumulative)."""
+        cdef int v
+        cdef Searcher *S = self.S
+        assert 1 <= depth <= MAXPLY - 2, "depth 1..126"
+        S.node_limit = node_limit
+        S.deadline = now() + time_limit if time_limit > 0 else 0.0
+        S.aborted = False
+        S.horizon_hits = 0
+        S.zero_cuts = 0
+        with nogil:
+            v = negamax(S, depth, 0, alpha, beta)
+        if S.aborted:
+            return None
+        return v
+
+    def stats(self):
+        return {"nodes": int(self.S.nodes), "horizon_hits": int(self.S.horizon_hits),
+                "zero_cuts": int(self.S.zero_cuts), "rep_hits": int(self.S.rep_hits),
+                "bound_cuts": int(self.S.bound_cuts), "etc_cuts": int(self.S.etc_cuts),
+                "threat_cuts": int(self.S.threat_cuts)}
+
+    @property
+    def nodes(self):
+        return int(self.S.nodes)
+
+    def set_zero_cuts(self, bint allow):
+        self.S.allow_zero_cuts = allow
+
+    def root_move(self):
+        """The table's move at the root (None if the root has no entry)."""
+        cdef TTEntry *e = &self.S.tt[self.S.st.hash & self.S.tt_mask]
+        if e.key == self.S.st.hash and e.move != 0:
+            return decode_move(e.move)
+        return None
+
+    def pv(self, int length):
+        """The principal variation: the table's moves from the root while they are legal
+        and repeat no position (at most ``length``)."""
+        cdef State st = self.S.st
+        cdef int32_t buf[MAXMOVES]
+        cdef int n, i, k
+        cdef TTEntry *e
+        out = []
+        seen = {st.hash}
+        for k in range(length):
+            if won_by(&st, 1 - st.side):
+                break
+            e = &self.S.tt[st.hash & self.S.tt_mask]
+            if e.key != st.hash or e.move == 0:
+                break
+            n = gen_moves(&st, buf)
+            for i in range(n):
+                if buf[i] == e.move:
+                    break
+            else:
+                break
+            make(&st, e.move)
+            out.append(decode_move(e.move))
+            if st.hash in seen:
+                break
+            seen.add(st.hash)
+        return out
+
+    def child_run(self, move, int depth, int alpha, int beta):
+        """Score of the position after ``move`` (at ply 1, root on the path) in (alpha, beta)."""
+        cdef int32_t m = encode_move(move)
+        cdef int v
+        cdef Searcher *S = self.S
+        S.aborted = False
+        S.path[0] = S.st.hash
+        make(&S.st, m)
+        with nogil:
+            v = negamax(S, depth, 1, alpha, beta)
+        unmake(&S.st, m)
+        return None if S.aborted else v
+
+
+def reference_order(Board board):
+    """The root's legal moves as the reference orders them: landings on the mover's own
+    bases first, then generation order."""
+    moves = board.legal_moves()
+    own = BASE_MASK[board.st.side]
+    return sorted(moves, key=lambda m: not ((own >> m[3]) & 1))
+
+
+def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, int tt_mb,
+           int64_t tt_entries=0, int opts=OPT_DEFAULT):
+    """Iterative deepening from ``board``; a dict with the proven verdict.
+
+    Returns ``result`` ('win', 'loss', 'draw' or 'unknown', for the side to
+    move), ``plies`` (to the end of the game under best play, for win/loss),
+    ``best`` (the move as a reference tuple: the fastest win the search found;
+    for a loss the first longest defence in the reference's order), ``depth``
+    (last completed depth), ``nodes``, ``limit`` (what stopped an unknown:
+    'depth', 'time' or 'nodes'), ``tt_entries`` and ``stats``.
+
+    With OPT_NULLWIN each depth d asks one question with a null window: an odd
+    d "does the side to move win within d plies?", an even d "does it lose
+    within d plies?" (a win ends on the winner's move or on the loser's turn,
+    so a win for the side to move takes an odd number of plies, a loss an
+    even one).  Without it each depth is a full-window search.
+
+    The transposition table is the largest power of two of entries within
+    ``tt_mb`` MiB, or exactly ``tt_entries`` when that is given (a power of
+    two; the tests force collisions with a tiny table).  An entry is used only
+    when its stored 64-bit key equals the position's hash.
+
+    A draw is claimed only when the searches that ruled out a win and a loss
+    met no horizon (no depth limit, no bound cut-off) and used no
+    non-decisive transposition entry: then every line ends in a win, a loss
+    or a repetition of a position on the line, and a repetition forced by one
+    side is a draw (rules/boundary.md, decision: from this position, with no
+    earlier history).
+    """
+    cdef int depth, v, alpha, beta, clean_win = 0, clean_loss = 0, plies
+    cdef bint nullwin = (opts & OPT_NULLWIN) != 0
+    if max_depth < 1 or max_depth > MAXPLY - 2:
+        raise ValueError(f"depth must be 1..{MAXPLY - 2}")
+    assert node_limit >= 0 and time_limit >= 0, "limits are >= 0 (0: none)"
+    assert board.st.side == 0 or board.st.side == 1, "side 0 or 1"
+    assert not (opts & OPT_EVAL), "the proof search takes no evaluation"
+    search = Search(board, tt_mb, tt_entries, opts)
+    out = {"result": "unknown", "plies": None, "best": None, "depth": 0, "nodes": 0,
+           "limit": "depth", "tt_entries": search.entries}
+    if won_by(&board.st, 1 - board.st.side) or gen_moves(&board.st, NULL) == 0:
+        out.update(result="loss", plies=0, limit=None, stats=search.stats())
+        return out
+    deadline = now() + time_limit if time_limit > 0 else 0.0
+    depth = 1
+    while depth <= max_depth:
+        if nullwin:
+            alpha = MATE - depth - 1 if depth % 2 else -(MATE - depth)
+        else:
+            alpha = -MATE - 1
+        beta = alpha + 1 if nullwin else MATE + 1
+        left = deadline - now() if deadline else 0.0
+        if deadline and left <= 0:
+            out["limit"] = "time"
+            break
+        res = search.run(depth, alpha, beta, left if deadline else 0.0, node_limit)
+        if res is None:
+            out["limit"] = "nodes" if (node_limit and search.nodes >= node_limit) else "time"
+            break
+        v = res
+        st = search.stats()
+        out["depth"] = depth
+        if v > MATE_BOUND:
+            out.update(result="win", plies=MATE - v, best=search.root_move(), limit=None)
+            break
+        if v < -MATE_BOUND:
+            plies = MATE + v
+            out.update(result="loss", plies=plies, limit=None,
+                       best=_longest_defence(search, board, plies))
+            break
+        if st["horizon_hits"] == 0 and st["zero_cuts"] > 0:
+            search.set_zero_cuts(False)        # redo this depth without them
+            continue
+        search.set_zero_cuts(True)
+        clean = st["horizon_hits"] == 0
+        if nullwin:
+            if depth % 2:
+                clean_win = clean
+            else:
+                clean_loss = clean
+            if clean_win and clean_loss:
+                out.update(result="draw", best=search.root_move(), limit=None)
+                break
+        elif clean:
+            out.update(result="draw", best=search.root_move(), limit=None)
+            break
+        depth += 1
+    out["nodes"] = search.nodes
+    out["stats"] = search.stats()
+    return out
+
+
+def _longest_defence(Search search, Board board, int plies):
+    """The first root move, in the reference's order, after which the winner still
+    needs all ``plies`` (it does not lose within ``plies - 2``)."""
+    moves = reference_order(board)
+    if plies <= 2:
+        return moves[0]
+    for m in moves:
+        # the opponent, to move at ply 1, wins by ply plies - 2: score >= MATE - (plies - 2)
+        v = search.child_run(m, plies - 3, MATE - (plies - 2) - 1, MATE - (plies - 2))
+        if v is None:
+            return search.root_move()
+        if v < MATE - (plies - 2):
+            return m
+    return search.root_move()
