@@ -32,6 +32,9 @@ MAX_GROUP_PANELS = 6
 VERDICT_COLOURS = {"won": "tab:green", "lost": "tab:red", "draw": "tab:purple", "unknown": "tab:gray",
                    "finished": "tab:blue", "unfinished": "tab:gray"}
 
+RATE_WORDS = {"continental": ": P(meets)"}
+"""What an exact analysis's won means, where it is not a win: a Continental hand meets its contract."""
+
 Key = Tuple[str, str, str]
 Panel = Tuple[str, Callable]
 """(title, draw(ax)): one chart of the figure."""
@@ -108,10 +111,12 @@ def _rate_panel(title: str, xlabel: str, bars: List[Tuple[str, float, float, flo
         errs = ([100 * max(0.0, b[1] - b[2]) for b in bars], [100 * max(0.0, b[3] - b[1]) for b in bars])
         ax.barh(range(len(bars)), rates, xerr=errs, capsize=4, color=colour, alpha=0.8)
         for i, (_, rate, _lo, high) in enumerate(bars):
-            ax.text(min(100 * high + 1.5, 101), i, f"{100 * rate:.1f}%", va="center", fontsize="small")
+            ax.text(100 * high, i, f"  {100 * rate:.{1 if high > 0.1 else 3}f}%", va="center", fontsize="small")
         ax.set_yticks(range(len(bars)), labels)
         ax.invert_yaxis()
-        ax.set_xlim(0, 112)
+        top = max(100 * b[3] for b in bars)
+        # small rates (Continental's P(meets) is under 1% in round 1) get an axis they can be read on
+        ax.set_xlim(0, 112 if top > 50 else max(1.0, top * 1.35))
         ax.set_xlabel(xlabel)
     return title, draw
 
@@ -173,7 +178,8 @@ def panels(store: ResultStore, groups: List[Key]) -> List[Panel]:
     exact = [k for k in groups if stats[k]["kind"] == "exact"]
     playout = [k for k in groups if stats[k]["kind"] == "playout"]
     out: List[Panel] = []
-    bars = [b for k in exact for b in rate_bars(stats[k], f"{group_label(k)} ({stats[k]['seeds']})")]
+    bars = [b for k in exact for b in rate_bars(stats[k], f"{group_label(k)} ({stats[k]['seeds']})"
+                                                   + RATE_WORDS.get(k[0], ""))]
     if bars:
         out.append(_rate_panel("Win rate by group (exact analyses)",
                                "win rate, % of decided seeds; whiskers: 95% Wilson interval (widened by unknowns)",
