@@ -257,3 +257,36 @@ def test_html_needs_a_line():
     assert run("boundary", "show", "--html", "x.html").exit_code == 2
     assert run("spectrum", "show", "--players", "2", "--html", "x.html").exit_code == 2
     assert run("continuum", "show", "--html", "x.html").exit_code == 2
+
+
+def _show_on_a_terminal(env_extra):
+    """`solve boundary show` with its standard output on a pseudo-terminal."""
+    import pty
+    import subprocess
+    import sys
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env.update(env_extra)
+    code = "import sys; from solver.cli.main import main; sys.argv = ['solve', 'boundary', 'show']; main()"
+    proc = subprocess.run([sys.executable, "-c", code], stdout=slave, stderr=subprocess.PIPE, env=env, timeout=60)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    assert proc.returncode == 0, proc.stderr
+    return out.decode("utf-8").replace("\r\n", "\n")
+
+
+def test_colour_on_a_terminal_unless_no_color():
+    from solver.boundary import render
+    from solver.boundary.rules import Position
+    coloured = _show_on_a_terminal({})
+    assert "\x1b[" in coloured and strip(coloured).rstrip("\n") == render.text(Position.start())
+    assert "\x1b[" not in _show_on_a_terminal({"NO_COLOR": "1"})
