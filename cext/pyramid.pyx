@@ -406,41 +406,109 @@ cdef inline void _touch_neighbours(State *s, int p, int delta) noexcept nogil:
         s.empty_near[q] += delta
 
 
+cdef enum:
+    DRAGON_SOCKETS = 5      # empty neighbours a newly placed tile can have (4 sides and the top)
+    RELAX_BRANCHES = 32     # choices the relaxation may try per node before it gives up (no cut)
+
+
+cdef struct Relaxed:
+    uint32_t accept          # kinds that fit a non-dragon tile with room (unlimited)
+    int sockets              # empty neighbours of dragons: one tile each
+    int8_t reserve[NKINDS]
+    uint32_t mask            # kinds in the reserve
+    int stock
+    int placed
+
+
+cdef inline void _relaxed_place(State *s, Relaxed *r, int k) noexcept nogil:
+    r.reserve[k] -= 1
+    if r.reserve[k] == 0:
+        r.mask &= ~((<uint32_t>1) << k)
+    if k == KIND_DRAGON:
+        r.sockets += DRAGON_SOCKETS
+    else:
+        r.accept |= g_fit[s.variant][k]
+    if r.stock < NPOS:
+        r.reserve[s.deal[r.stock]] += 1
+        r.mask |= (<uint32_t>1) << s.deal[r.stock]
+        r.stock += 1
+    r.placed += 1
+
+
+cdef bint _relaxed_finish(State *s, Relaxed *r, int *budget) noexcept nogil:
+    """Can the relaxed play place every tile from ``r``?  (True when unsure.)
+
+    Free placements (a kind in ``accept``) are made first: they cost nothing
+    and only add options, so any finishing order can make them first.  When
+    none is left, one tile must use a dragon's socket: each reserve kind is
+    tried, at most ``budget`` tries in all (then True: no cut).
+    """
+    cdef uint32_t ready, rest, full = (<uint32_t>1 << NKINDS) - 1
+    cdef Relaxed child
+    cdef int k
+    while True:
+        if r.accept == full:
+            return True
+        ready = r.mask & r.accept
+        if ready == 0:
+            break
+        _relaxed_place(s, r, _ctz32(ready))
+    if r.mask == 0 or (r.accept | r.mask) == r.accept:
+        return True
+    if r.sockets == 0:
+        return False
+    rest = r.mask
+    while rest:
+        k = _ctz32(rest)
+        rest &= rest - 1
+        if budget[0] == 0:
+            return True
+        budget[0] -= 1
+        child = r[0]
+        child.sockets -= 1
+        _relaxed_place(s, &child, k)
+        if _relaxed_finish(s, &child, budget):
+            return True
+    return False
+
+
 cdef bint can_finish_relaxed(State *s) noexcept nogil:
     """False only if the deal provably cannot be finished from here.
 
     The relaxation forgets geometry: a reserve tile may be placed whenever it
-    fits a tile that still has an empty neighbour (or one placed since).  Every
-    real move is also a relaxed move, and relaxed placements only add options
-    (exposed kinds grow, the reserve refills), so the greedy closure decides the
-    relaxation exactly.  If it stops short of 144 tiles, so does every real line.
+    fits a non-dragon tile that still has an empty neighbour (or one placed
+    since), as often as it likes; or against a dragon, one tile per empty
+    neighbour of a dragon on the board, and 5 more for each dragon placed
+    since (a new tile has at most 5 empty neighbours: 4 sides and the top).
+    Every real move is a relaxed move: it fits a filled neighbour of an empty
+    position; a non-dragon one is exposed, a dragon one gives up that
+    position, which no other move can take.  Relaxed placements only add
+    options, so if the relaxed play cannot place all 144 tiles, no real line can.
     """
-    cdef uint32_t accept = 0, full = (<uint32_t>1 << NKINDS) - 1
-    cdef int8_t reserve[NKINDS]
-    cdef uint32_t mask = s.reserve_mask, ready
-    cdef int k, placed = s.placed, stock = NSLOTS + s.placed
+    cdef Relaxed r
+    cdef int k, p, budget = RELAX_BRANCHES
+    cdef uint32_t ready, full = (<uint32_t>1 << NKINDS) - 1
+    r.accept = 0
+    r.sockets = 0
     for k in range(NKINDS):
-        if s.exposed[k] > 0:
-            accept |= g_fit[s.variant][k]
-    if accept == full:
+        if k != KIND_DRAGON and s.exposed[k] > 0:
+            r.accept |= g_fit[s.variant][k]
+    memcpy(r.reserve, s.reserve, sizeof(r.reserve))
+    r.mask = s.reserve_mask
+    r.stock = NSLOTS + s.placed
+    r.placed = s.placed
+    while r.accept != full:      # the free placements first: the dragons' sockets only if they stall
+        ready = r.mask & r.accept
+        if ready == 0:
+            break
+        _relaxed_place(s, &r, _ctz32(ready))
+    if r.accept == full or r.mask == 0:
         return True
-    memcpy(reserve, s.reserve, sizeof(reserve))
-    ready = mask & accept
-    while ready:
-        k = _ctz32(ready)
-        reserve[k] -= 1
-        if reserve[k] == 0:
-            mask &= ~((<uint32_t>1) << k)
-        accept |= g_fit[s.variant][k]
-        if accept == full:
-            return True
-        if stock < NPOS:
-            reserve[s.deal[stock]] += 1
-            mask |= (<uint32_t>1) << s.deal[stock]
-            stock += 1
-        placed += 1
-        ready = mask & accept
-    return placed == NPOS
+    if s.exposed[KIND_DRAGON] > 0:
+        for p in range(NPOS):
+            if s.kind[p] == KIND_DRAGON:
+                r.sockets += s.empty_near[p]
+    return _relaxed_finish(s, &r, &budget)
 
 
 cdef inline void state_unmake(State *s, int k, int p) noexcept nogil:

@@ -87,3 +87,24 @@ def test_tampered_solution_is_rejected():
     assert not report.valid and report.error_index == 10 and "5D@4e5" in report.error
     short = check_solution(deal, [str(m) for m in solve(deal).moves][:100])
     assert not short.valid and "stops after 100 moves" in short.error
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_cuts_never_fire_on_a_winning_line(variant):
+    """Every position along a won line can still be won: neither relaxation (the
+    dragons' sockets counted, or the hole matching) may call it dead.  The lines
+    are the blind players' wins, found without the cuts."""
+    from solver.pyramid.blind import Greedy, Lookahead, play
+    checked = 0
+    for seed in range(1, 45):
+        deal = deal_from_seed(seed)
+        for player in (Greedy(), Lookahead()):
+            game = play(deal, player, variant=variant)
+            if game.verdict != "won":
+                continue
+            engine = fast.Engine(deal_kinds(deal), variant=VARIANT_CODES[variant])
+            for kind, pos in game.moves[:-1]:
+                engine.make(kind, pos)
+                assert engine.can_finish_relaxed() and engine.holes_matchable(), (seed, engine.placed)
+                checked += 1
+    assert checked > 5_000

@@ -55,27 +55,80 @@ def fits_any(kind: int, partners, variant: str) -> bool:
     return any(kinds_fit(kind, other, variant=variant) for other in partners)
 
 
-def can_finish_relaxed(state: PyramidState) -> bool:
-    """Could all tiles be placed if geometry did not matter?  (False: dead.)
+DRAGON_SOCKETS = 5     # empty neighbours a newly placed tile can have (4 sides and the top)
+RELAX_BRANCHES = 32    # choices the relaxation may try per node before it gives up (no cut)
+ALL_KINDS = frozenset(range(N_KINDS))
 
-    A reserve tile may go down whenever it fits an exposed kind; it then
-    becomes exposed itself and the stock refills the reserve.  Every real
-    move is a relaxed move, so a relaxed dead end is a real one.
+
+def can_finish_relaxed(state: PyramidState) -> bool:
+    """Could all tiles be placed if geometry mattered only around dragons?  (False: dead.)
+
+    A reserve tile may go down whenever it fits a non-dragon tile that still
+    has an empty side or top neighbour (as often as it likes; it then counts
+    as such a tile itself), or against a dragon: one tile per empty neighbour
+    of a dragon on the board, and 5 more per dragon placed since.  Every real
+    move is a relaxed move, so a relaxed dead end is a real one.  Free
+    placements go first; when they stall, each reserve kind is tried on a
+    dragon's socket, at most 32 tries in all (then: no cut).
     """
     variant = state.game.variant
-    partners = exposed_kinds(state)
-    reserve = [_kind(f) for f in state.reserve if f is not None]
+    board = state.board
+    partners = {k for k in exposed_kinds(state) if k != KIND_DRAGON}
+    accept = {k for k in range(N_KINDS) if fits_any(k, partners, variant)}
+    reserve = sorted(_kind(f) for f in state.reserve if f is not None)
     stock = [_kind(f) for f in state.game.deal.faces[state.stock_next:]]
-    placed = state.placed
-    while True:
-        ready = next((k for k in sorted(set(reserve)) if fits_any(k, partners, variant)), None)
-        if ready is None:
-            return placed == DEAL_SIZE
-        reserve.remove(ready)
-        partners.add(ready)
-        if stock:
-            reserve.append(stock.pop(0))
-        placed += 1
+    relaxed = _Relaxed(variant, accept, 0, reserve, stock)
+    relaxed.place_free()
+    if relaxed.accept == ALL_KINDS or not relaxed.reserve:
+        return True
+    for p in range(DEAL_SIZE):
+        if board[p] is not None and _kind(board[p]) == KIND_DRAGON:
+            relaxed.sockets += sum(board[q] is None for q in list(SIDES[p]) + ([ABOVE[p]] if ABOVE[p] is not None else []))
+    return relaxed.finish([RELAX_BRANCHES])
+
+
+class _Relaxed:
+    """The relaxed play: kinds placeable at will, dragon sockets, reserve, stock."""
+
+    def __init__(self, variant, accept, sockets, reserve, stock):
+        self.variant, self.accept, self.sockets = variant, set(accept), sockets
+        self.reserve, self.stock = list(reserve), list(stock)
+
+    def copy(self) -> "_Relaxed":
+        return _Relaxed(self.variant, self.accept, self.sockets, self.reserve, self.stock)
+
+    def place(self, kind: int) -> None:
+        self.reserve.remove(kind)
+        if kind == KIND_DRAGON:
+            self.sockets += DRAGON_SOCKETS
+        else:
+            self.accept |= {k for k in range(N_KINDS) if kinds_fit(k, kind, variant=self.variant)}
+        if self.stock:
+            self.reserve.append(self.stock.pop(0))
+
+    def place_free(self) -> None:
+        while self.accept != ALL_KINDS:
+            ready = sorted(k for k in set(self.reserve) if k in self.accept)
+            if not ready:
+                return
+            self.place(ready[0])
+
+    def finish(self, budget: List[int]) -> bool:
+        self.place_free()
+        if self.accept == ALL_KINDS or not self.reserve:
+            return True
+        if self.sockets == 0:
+            return False
+        for kind in sorted(set(self.reserve)):
+            if budget[0] == 0:
+                return True
+            budget[0] -= 1
+            child = self.copy()
+            child.sockets -= 1
+            child.place(kind)
+            if child.finish(budget):
+                return True
+        return False
 
 
 def holes_matchable(state: PyramidState) -> bool:
