@@ -107,14 +107,18 @@ def swatch(fill: str, *, stroke: str = "#999", dash: Optional[str] = None, width
 
 
 def document(width, height, body: Iterable[str], *, title: Optional[str] = None,
-             background: Optional[str] = None, css_class: Optional[str] = None) -> str:
-    """A standalone SVG picture: ``<svg>``, an optional ``<title>`` and
-    background, then ``body``."""
+             background: Optional[str] = None, css_class: Optional[str] = None,
+             style: Optional[str] = None) -> str:
+    """A standalone SVG picture: ``<svg>``, an optional ``<title>``, style
+    sheet (``style``: CSS for the classes of many alike elements, which keeps
+    a picture of many tiles small) and background, then ``body``."""
     parts = [element("svg", None, xmlns="http://www.w3.org/2000/svg", width=width, height=height,
                      viewBox=f"0 0 {_num(width)} {_num(height)}", font_family=FONT,
                      class_=css_class)[:-2] + ">"]
     if title:
         parts.append(f"<title>{escape(title)}</title>")
+    if style:
+        parts.append(f"<style>{escape(style)}</style>")
     if background:
         parts.append(rect(0, 0, width, height, fill=background))
     parts.extend(body)
