@@ -148,21 +148,13 @@ def show(row_text, seed, moves, variant, plan, player, svg_path, html_path, as_j
     if plan:
         click.echo(f"the plan for player {player.upper()} (proved minimal in pips):")
         click.echo(render_plan(row, [parse_move(m) for m in labels]))
+    click.echo(f"row: {out['row']}")
+    if state is not None and not state.is_terminal():   # the picture has the hands, the turn, the winner
+        click.echo(f"{len(out['legal_moves'])} legal moves:")
+        for text in out["legal_moves"]:
+            click.echo(f"  {text}")
     pictures.wrote(svg_path, "SVG")
     pictures.wrote(html_path, "replay")
-    click.echo(f"row: {out['row']}")
-    click.echo(f"both players 3 per side: {'yes' if out['balanced'] else 'no'}; "
-               f"won: {out['won'] or 'nobody'}")
-    if state is not None:
-        click.echo(f"turn {state.turns}; hands A {' '.join(state.hands['A']) or '-'}, "
-                   f"B {' '.join(state.hands['B']) or '-'}; top discard {out['discard_top'] or '-'}; "
-                   f"{out['draw_left']} to draw")
-        if state.is_terminal():
-            click.echo(f"{state.won} has won")
-        else:
-            click.echo(f"{out['to_move']} to {state.phase}; {len(out['legal_moves'])} legal moves:")
-            for text in out["legal_moves"]:
-                click.echo(f"  {text}")
 
 
 def _show_line(row, state, seed, variant, moves, plan, player):
