@@ -203,6 +203,21 @@ def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
         raise InputError(f"--chunk-size must be between 1 and {MAX_CHUNK:,}")
     t0 = time.perf_counter()
     summary = BatchSummary(game, spec.variant, spec.key, requested=count(ranges))
+    remote = None
+    if cluster:                  # an unreachable cluster fails before the database is touched
+        from solver.distributed import DaskExecutor
+        remote = DaskExecutor(spec, cluster)
+    try:
+        return _run(summary, spec, db, ranges, remote, workers, chunk_size, progress, retry_unknown,
+                    commit_rows, commit_seconds, t0)
+    finally:
+        if remote is not None:
+            remote.close(abort=True)
+
+
+def _run(summary, spec, db, ranges, remote, workers, chunk_size, progress, retry_unknown,
+         commit_rows, commit_seconds, t0) -> BatchSummary:
+    game = spec.game
     with ResultStore(db, create=True) as store:
         missing = subtract(list(ranges), store.stored_seeds(game, spec.variant, spec.key, ranges,
                                                             decided_only=retry_unknown))
@@ -212,9 +227,8 @@ def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
             summary.wall_seconds = time.perf_counter() - t0
             return summary
         size = chunk_size or default_chunk_size(todo, workers)
-        if cluster:
-            from solver.distributed import DaskExecutor
-            executor = DaskExecutor(spec, cluster)
+        if remote is not None:
+            executor = remote
         elif workers == 1:
             executor = InlineExecutor(spec)
         else:

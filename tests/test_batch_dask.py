@@ -41,7 +41,7 @@ def test_cluster_batch_matches_local(tmp_path):
 
 def test_unreachable_scheduler_is_an_input_error(tmp_path, monkeypatch):
     import solver.distributed
-    monkeypatch.setattr(solver.distributed, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(solver.distributed, "CONNECT_SECONDS", 1.0)
     with pytest.raises(InputError, match="cannot reach"):
         run_batch(db=str(tmp_path / "r.sqlite"), game="pyramid", analysis="blind:greedy",
                   ranges=[(1, 2)], cluster="tcp://127.0.0.1:1", progress=False)
