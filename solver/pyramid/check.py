@@ -10,11 +10,13 @@ after a second implementation of the rules has agreed with it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Union
 
 from solver.cext import pyramid_check as _compiled
 from solver.errors import InputError
+from solver.files import excerpt
 from solver.pyramid.deal import DEAL_SIZE, Deal
 from solver.pyramid.geometry import BELOW, POSITIONS, SIDES, START
 from solver.pyramid.rules import FIT, Move, PyramidGame, PyramidState, parse_move
@@ -98,12 +100,21 @@ def replay(deal: Deal, moves: Sequence[Union[str, Move]], *, variant: str = "con
 def parse_solution_text(text: str) -> List[str]:
     """Moves from a solution file: one ``TILE@POS`` per line, or the JSON object
     that ``solve pyramid --json`` prints (its ``line``; ``moves`` in files
-    written before the contract).  Numbering, slot notes, ``#`` comments
-    and lines without a move (such as the report around ``solve pyramid``'s
-    solution) are ignored, so that report can be checked as it stands.
+    written before the contract).  Slot notes, ``#`` comments and lines
+    without a move (such as the report around ``solve pyramid``'s solution)
+    are ignored, so that report can be checked as it stands.
+
+    A line meant as a move must be one: a word with ``@`` that does not parse,
+    or a numbered line (``12. ...``) without a move, is bad input naming the
+    line, and numbered moves must count 1, 2, 3, ... so that an error names
+    the move by the number the file gives it.
 
     >>> parse_solution_text("  1. 5D@1e5   from reserve slot 2\\nverdict: won\\n2. 4C@1e4")
     ['5D@1e5', '4C@1e4']
+    >>> parse_solution_text("1. 5D@1e5\\n2. hello")
+    Traceback (most recent call last):
+    ...
+    solver.errors.InputError: solution line 2: '2. hello' is numbered but holds no move (TILE@POS)
     """
     import json
 
@@ -118,13 +129,32 @@ def parse_solution_text(text: str) -> List[str]:
             moves = data.get("line") if "line" in data else data.get("moves")
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise InputError("the JSON solution has no 'line' list of TILE@POS strings")
+        for number, move in enumerate(moves, start=1):
+            _check_move_text(move, f"the JSON solution's move {number}")
         return moves
     moves = []
-    for line in stripped.splitlines():
-        line = line.split("#", 1)[0].strip()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        where = f"solution line {number}"
+        label = re.match(r"(\d+)\.(\s|$)", line)
         token = next((w for w in line.split() if "@" in w), None)
-        if token is not None:
-            moves.append(token)
+        if token is None:
+            if label:
+                raise InputError(f"{where}: {excerpt(line)} is numbered but holds no move (TILE@POS)")
+            continue
+        _check_move_text(token, where)
+        if label and label.group(1).lstrip("0") != str(len(moves) + 1):
+            raise InputError(f"{where}: the move numbered {excerpt(label.group(1), 20)} is move "
+                             f"{len(moves) + 1} of the file (numbered moves count 1, 2, 3, ...)")
+        moves.append(token)
     return moves
+
+
+def _check_move_text(text: str, where: str) -> None:
+    """A word meant as a move that does not parse is bad input (exit 2), not an invalid solution."""
+    try:
+        parse_move(text)
+    except InputError as exc:
+        raise InputError(f"{where}: {excerpt(text)} is not a move: {exc}") from None
