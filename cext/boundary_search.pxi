@@ -79,18 +79,45 @@ cdef int exchange_lb(const State *st, int pl) noexcept nogil:
     return lb
 
 
+cdef int _blockers(const State *st, int pl) noexcept nogil:
+    """Pyramids standing above the part in place on ``pl``'s two target squares (each must
+    leave before the tree there can grow)."""
+    cdef int pre[2]
+    cdef int i
+    cdef int n = 0
+    _prefixes(st, pl, pre)
+    for i in range(2):
+        n += st.height[WIN_SQ[pl][i]] - pre[i]
+    return n
+
+
+cdef int _blocked_lines(const State *st, int pl) noexcept nogil:
+    """``pl``'s pyramids one straight move from their target square whose line is blocked."""
+    cdef int n = 0, s, h, p
+    cdef uint64_t bb = st.pyr[pl]
+    while bb:
+        s = lsb(bb)
+        bb &= bb - 1
+        p = st.stack[s][st.height[s] - 1]
+        if s != TARGET[p] and (LINES[TARGET[p]] >> s) & 1 and (BETWEEN[s][TARGET[p]] & st.occ):
+            n += 1
+    return n
+
+
 cdef int evaluate(State *st) noexcept nogil:
-    """The engine's score for the side to move X against Y (documented in docs/boundary.md):
-    100 per move of exchange bound X is ahead (X needs 2 lb(X) - 1 plies, Y 2 lb(Y)),
-    plus the difference in legal moves."""
-    cdef int me = st.side, lbx, lby, mx, my
-    lbx = exchange_lb(st, me)
-    lby = exchange_lb(st, 1 - me)
+    """The engine's score for the side to move X against Y (docs/boundary.md): 50 per
+    half move of estimated work X is ahead, where the work is twice the exchange bound,
+    twice the pyramids still blocking the target squares, and one for every top pyramid
+    on a blocked line to its target; 50 for the move X has in hand; plus the difference
+    in legal moves."""
+    cdef int me = st.side, wx, wy, mx, my
+    wx = 2 * (exchange_lb(st, me) + _blockers(st, me)) + _blocked_lines(st, me)
+    wy = 2 * (exchange_lb(st, 1 - me) + _blockers(st, 1 - me)) + _blocked_lines(st, 1 - me)
     mx = gen_moves(st, NULL)
     st.side = 1 - me
     my = gen_moves(st, NULL)
     st.side = me
-    return 100 * (lby - lbx) + 50 + (mx - my)
+    return 50 * (wy - wx) + 50 + (mx - my)
 
 
 cdef struct TTEntry:

@@ -83,6 +83,10 @@ class BoundaryState(State):
             self._moves = canonical(self._board.legal_moves())
         return self._moves
 
+    def plies_played(self) -> int:
+        """Moves made since this game's first position."""
+        return sum(self._seen.values()) - 1
+
     def repetitions(self) -> int:
         """How often the current position has occurred in this game."""
         return self._seen[self._board.hash]
@@ -226,6 +230,37 @@ class GreedyPolicy(Policy):
         return pool[rng.below(len(pool))]
 
 
+class EnginePolicy(Policy):
+    """The engine (:func:`solver.boundary.engine.bestmove`) at a fixed depth and node
+    budget, so that a seeded game replays exactly whatever the machine's speed:
+
+    1. the seat's first move of the game is drawn uniformly with the seat's
+       ``rng`` (the engine is deterministic: without this every seeded game
+       between two engines would be the same game);
+    2. after that, the best move of an iterative deepening to ``depth`` plies
+       (default 4) stopped after about ``node_limit`` nodes (default 100,000;
+       the deepest completed depth counts).
+
+    It ignores repetitions of positions before the move it searches.
+    """
+
+    name = "engine"
+
+    def __init__(self, depth: int = 4, node_limit: int = 100_000) -> None:
+        self.depth = depth
+        self.node_limit = node_limit
+        self.nodes = 0
+
+    def choose(self, state: BoundaryState, rng) -> Move:
+        from solver.boundary.engine import bestmove
+        moves = state.legal_moves()
+        if state.plies_played() < 2:
+            return moves[rng.below(len(moves))]
+        out = bestmove(state.position, max_depth=self.depth, node_limit=self.node_limit)
+        self.nodes += out.nodes
+        return out.move_tuple if out.move_tuple in moves else moves[0]
+
+
 # -- what the registry and the contract tests use --------------------------------
 ENTRY = GameEntry(
     name="boundary",
@@ -234,7 +269,7 @@ ENTRY = GameEntry(
     variants=(),
     default_variant=None,
     players=(2, 2),
-    policies={"greedy": lambda game: GreedyPolicy()},
+    policies={"greedy": lambda game: GreedyPolicy(), "engine": lambda game: EnginePolicy()},
     default_policies=("random",),
     max_moves=1000,
     analyses=(),
