@@ -54,6 +54,8 @@ def batch_options(fn):
         click.option("--progress/--no-progress", default=None,
                      help="The progress bar (default: on when stderr is a terminal)."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object."),
+        click.option("--filter", "verdict_filter", metavar="VERDICT", default=None,
+                     help="Then list the seeds of the range stored with this verdict (e.g. won), one per line."),
         click.option("--yes", is_flag=True,
                      help=f"Run more than {CONFIRM_ABOVE:,} seeds (refused without it)."),
     ]
@@ -64,7 +66,7 @@ def batch_options(fn):
 
 def run_and_report(*, game, analysis, variant, seeds, seeds_file, workers, db, node_limit,
                    time_limit, table_mb, chunk_size, cluster, progress, as_json, retry_unknown=False,
-                   option_pairs=(), yes=False):
+                   option_pairs=(), yes=False, verdict_filter=None):
     from solver.batch import make_spec, run_batch
     from solver.games import get_analysis
     from solver.options import parse_pairs
@@ -80,16 +82,38 @@ def run_and_report(*, game, analysis, variant, seeds, seeds_file, workers, db, n
                         chunk_size=chunk_size, node_limit=node_limit, time_limit=time_limit,
                         table_mb=table_mb, options=options, cluster=cluster, progress=progress,
                         retry_unknown=retry_unknown)
+    listed = None
+    if verdict_filter is not None and not summary.interrupted:
+        listed = seeds_with_verdict(db, game, summary.variant, summary.analysis, ranges, verdict_filter)
     if as_json:
-        emit_json(summary.to_dict())
+        out = summary.to_dict()
+        if verdict_filter is not None:
+            out.update(filter=verdict_filter, seeds=listed)
+        emit_json(out)
     else:
         verdicts = ", ".join(f"{v} {c}" for v, c in sorted(summary.verdicts.items())) or "nothing new"
         click.echo(f"{game} {summary.variant} {summary.analysis}: {summary.requested} seeds, "
                    f"{summary.skipped} already stored, {summary.done} run ({verdicts}) "
                    f"in {summary.wall_seconds:.1f}s -> {db}")
+        if listed is not None:
+            click.echo(f"{len(listed)} seeds stored as {verdict_filter}:")
+            click.echo("\n".join(str(seed) for seed in listed))
     if summary.interrupted:
         click.echo(f"solve: interrupted; {summary.done} results kept, rerun to resume", err=True)
         sys.exit(130)
+
+
+def seeds_with_verdict(db, game, variant, analysis, ranges, verdict):
+    """The seeds inside ``ranges`` stored with ``verdict``, ascending."""
+    from solver.store import ResultStore, _split_at_sign, decode_seed, encode_seed
+    out = []
+    with ResultStore(db) as store, store.guard():
+        for lo, hi in _split_at_sign(ranges):
+            out += [decode_seed(v) for (v,) in store.db.execute(
+                "SELECT seed FROM results WHERE game=? AND variant=? AND analysis=? AND verdict=? "
+                "AND seed BETWEEN ? AND ? ORDER BY seed",
+                (game, variant, analysis, verdict, encode_seed(lo), encode_seed(hi)))]
+    return sorted(out)
 
 
 @click.command("batch")

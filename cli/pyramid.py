@@ -105,10 +105,16 @@ def solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit
     deal = load_deal(seed, deal_text, deal_file)
     variant = variant or "continuous"
     result, _ = thoughtful_answer(deal, variant=variant, limits=Limits(node_limit, time_limit, table_mb))
+    why = None
+    if result.verdict == "lost":
+        from solver.pyramid.why import why_lost
+        why = why_lost(deal, variant=variant, nodes=result.nodes)
     if as_json:
-        emit_json({**context(deal, variant), **result.to_dict()})
+        emit_json({**context(deal, variant), **result.to_dict(), "why": why})
     else:
         click.echo(describe(result, deal, variant))
+        if why:
+            click.echo(f"why: {why}")
 
 
 @click.group(invoke_without_command=True)

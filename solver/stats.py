@@ -115,6 +115,7 @@ def group_stats(store: ResultStore, game: str, variant: str, analysis: str, *, s
     for column in ("seconds", "nodes"):
         cur = store.db.execute(f"SELECT {column} FROM results {where} ORDER BY {column}", key)
         out[column] = streamed_percentiles((r[0] for r in cur), n) if n else {}
+    out["difficulty"] = difficulty(store, key)
     out["fields"] = {name: field_summary(store, key, name) for name in histogram}
     out["fields"] = {k: v for k, v in out["fields"].items() if v}
     out["slowest"] = [
@@ -122,6 +123,17 @@ def group_stats(store: ResultStore, game: str, variant: str, analysis: str, *, s
         for s, sec, nodes, v in store.db.execute(
             f"SELECT seed, seconds, nodes, verdict FROM results {where} ORDER BY seconds DESC LIMIT ?",
             key + (slowest,))]
+    return out
+
+
+def difficulty(store: ResultStore, key: Tuple[str, str, str]) -> Dict[str, Dict[str, int]]:
+    """The difficulty distribution: seeds by the decade of the nodes their
+    answer needed (``"1e2"``: 100-999 nodes; ``"1e0"``: 0-9), then by verdict."""
+    out: Dict[str, Dict[str, int]] = {}
+    for digits, verdict, count in store.db.execute(
+            "SELECT length(CAST(nodes AS TEXT)), verdict, count(*) FROM results "
+            "WHERE game=? AND variant=? AND analysis=? GROUP BY 1, 2 ORDER BY 1, 2", key):
+        out.setdefault(f"1e{digits - 1}", {})[verdict] = count
     return out
 
 
@@ -240,6 +252,10 @@ def format_report(report: dict) -> str:
         if s:
             lines.append("  seconds  " + "  ".join(f"{k} {s[k]:.4g}" for k, _ in PERCENTILES))
             lines.append("  nodes    " + "  ".join(f"{k} {nd[k]}" for k, _ in PERCENTILES))
+        if g.get("difficulty"):
+            lines.append("  difficulty (nodes)  " + "  ".join(
+                f"{decade}+: " + " ".join(f"{v} {c}" for v, c in counts.items())
+                for decade, counts in g["difficulty"].items()))
         for name, summary in g.get("fields", {}).items():
             if "histogram" in summary:
                 lines.append(f"  {name:<8} " + ", ".join(
