@@ -54,6 +54,10 @@ def refuse_group_options(ctx: click.Context, **given) -> None:
                          f"`{ctx.invoked_subcommand}` subcommand: put it after the subcommand")
 
 
+MAX_GAMES = 1_000_000
+"""`play --games N` keeps every game in memory; a larger sweep is a batch (stored, resumable)."""
+
+
 def add_play_command(group: click.Group, game_name: str) -> click.Command:
     """`solve GAME play`: seeded games between policies through the shared loop
     (one game shown move by move, or --games N summarised by seat)."""
@@ -64,8 +68,9 @@ def add_play_command(group: click.Group, game_name: str) -> click.Command:
 
     @group.command("play")
     @click.option("--seed", type=SEED, default=1, show_default=True, help="Game number (the first, with --games).")
-    @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True,
-                  help="Play seeds SEED .. SEED+N-1 and report wins by seat.")
+    @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
+                  help=f"Play seeds SEED .. SEED+N-1 and report wins by seat (at most {MAX_GAMES:,}; "
+                       "`solve GAME batch --analysis playout` stores more).")
     @click.option("--policy", "policies", multiple=True, type=click.Choice(policy_names(game_name)),
                   help=f"Policy per seat, repeated (one: every seat); default: {', '.join(entry.default_policies)}.")
     @click.option("--players", type=click.IntRange(lo, hi), default=lo, show_default=True,

@@ -73,6 +73,8 @@ class SolveGroup(click.Group):
             sys.exit(130)
         except (BrokenPipeError, _PipeClosed):
             _quiet_broken_pipe()
+        except MemoryError:
+            _fail("out of memory: ask for less (a smaller --table-mb, fewer seeds or games)")
         except Exception as exc:  # a bug, not bad input: one line unless debugging
             from solver.store import database_error
             err = database_error(exc, "")

@@ -71,6 +71,9 @@ def decode_seed(value: int) -> int:
     return value + (1 << 64) if value < 0 else value
 
 
+BUSY_SECONDS = 30.0
+"""How long to wait for a database another process has locked before giving up (exit 2)."""
+
 USER_ERRORS = ("locked", "readonly", "read-only", "disk is full", "disk i/o", "unable to open",
                "malformed", "not a database", "out of memory")
 """SQLite failures that come from the file or the machine, not from this code."""
@@ -96,7 +99,8 @@ class ResultStore:
     Every SQLite failure the user can cause (locked, read-only, damaged, full
     disk) is an InputError naming the file; the rows already committed stay."""
 
-    def __init__(self, path: str, *, create: bool = False, timeout: float = 30.0) -> None:
+    def __init__(self, path: str, *, create: bool = False, timeout: Optional[float] = None) -> None:
+        timeout = BUSY_SECONDS if timeout is None else timeout
         self.path = path
         if path == "-":
             raise InputError("a results database is a file: it cannot be standard input or output")
