@@ -28,7 +28,7 @@ def _json(obj: dict) -> None:
 
 @game_group
 def boundary():
-    """Boundary: record replay, perft, an endgame solver and play-outs."""
+    """Boundary: record replay, perft, an endgame solver, record analysis, an engine and play-outs."""
 
 
 @boundary.command()
@@ -165,6 +165,91 @@ def show(position, record_file, ply, svg_path, html_path, as_json):
         click.echo(render.text(pos, last_move=last, colour=pictures.colour()))
         pictures.wrote(svg_path, "SVG")
         pictures.wrote(html_path, "replay")
+
+
+@boundary.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--time-limit", type=float, default=10.0, show_default=True,
+              help="Seconds of proof search per position.")
+@click.option("--engine-time", type=float, default=1.0, show_default=True,
+              help="Seconds of engine search for a position left unknown (0: none).")
+@click.option("--table-mb", type=float, default=DEFAULT_LIMITS.table_mb, show_default=True,
+              help="Transposition table size (MiB, at least 1).")
+@click.option("--last", type=click.IntRange(min=1), default=None,
+              help="Analyse only the last N positions (default: all).")
+@click.option("--show", is_flag=True, help="Draw every position analysed.")
+@JSON_OPTION
+def analyse(record, time_limit, engine_time, table_mb, last, show, as_json):
+    """Each ply's proven value (or the engine's estimate), and where the game was lost."""
+    from solver.boundary.analyse import analyse_record
+    if table_mb < 1:
+        raise InputError(f"the Boundary table needs --table-mb >= 1, not {table_mb:g}")
+    text = read_text_file(record)
+    a = analyse_record(text, time_limit=time_limit, engine_time=engine_time, table_mb=table_mb,
+                       last=last)
+    if as_json:
+        _json({"record": record, "time_limit": time_limit, "engine_time": engine_time,
+               "positions": [p.to_dict() for p in a.plies], "turning_point": a.turning_point,
+               "estimated_turning_point": a.estimated_turning_point, "proven_from": a.proven_from,
+               "consistent": a.consistent, "resigned": a.resigned, "nodes": a.nodes,
+               "seconds": round(a.seconds, 6)})
+        return
+    for p in a.plies:
+        head = "start" if p.label is None else p.label
+        best = ""
+        if p.best and p.verdict != "unknown":
+            best = {"won": "; best ", "lost": "; longest defence ", "draw": "; holds with "}[p.verdict] + p.best
+        elif p.engine_move:
+            best = f"; engine prefers {p.engine_move}"
+        if last is not None and p.verdict == "unknown" and p.estimate is None:
+            continue
+        click.echo(f"{p.number:3d}  {head:28s} {p.side.capitalize():5s} to move: {p.value_text()}{best}")
+        if show:
+            click.echo(render.text(parse_position(p.position)) + "\n")
+    if a.resigned:
+        click.echo(f"{a.resigned.capitalize()} resigned.")
+    tp = a.turning_point
+    if tp is not None:
+        click.echo(f"The proven value changed hands at ply {tp['ply']} ({tp['label']}): "
+                   f"{tp['mover'].capitalize()} went from '{tp['before']}' to '{tp['after']}'; "
+                   f"better was {tp['better_move']}.")
+    elif a.proven_from is not None:
+        first = a.plies[a.proven_from]
+        click.echo(f"No proven change of hands: proofs reach back to ply {a.proven_from} "
+                   f"({first.value_text()}).")
+    et = a.estimated_turning_point
+    if tp is None and et is not None:
+        click.echo(f"Largest drop in the engine's estimate: ply {et['ply']} ({et['label']}), "
+                   f"{et['mover'].capitalize()} {et['before']} -> {et['after']}; "
+                   f"the engine prefers {et['better_move']}.")
+    click.echo(f"answers consistent along the record: {'yes' if a.consistent else 'NO'}; "
+               f"{a.nodes} nodes in {a.seconds:.1f} s")
+
+
+@boundary.command()
+@click.option("--position", default=START, help=POSITION_HELP)
+@click.option("--time-limit", type=float, default=5.0, show_default=True,
+              help="Seconds to think (depth 1 always completes).")
+@click.option("--node-limit", type=click.IntRange(min=1), default=None, help="Stop after about this many nodes.")
+@click.option("--depth", type=click.IntRange(1, 60), default=60, show_default=True, help="Deepest iteration.")
+@click.option("--table-mb", type=click.IntRange(1, 1024), default=16, show_default=True,
+              help="Transposition table size (MiB).")
+@JSON_OPTION
+def bestmove(position, time_limit, node_limit, depth, table_mb, as_json):
+    """The engine's move: one line per completed depth (depth, score, nodes, time, PV)."""
+    from solver.boundary.engine import bestmove as think
+    if time_limit < 0:
+        raise InputError("--time-limit must not be negative")
+    pos = parse_position(position)
+    show = None if as_json else (lambda line: click.echo(line.text()))
+    out = think(pos, time_limit=time_limit, node_limit=node_limit or 0, max_depth=depth,
+                table_mb=table_mb, on_depth=show)
+    if as_json:
+        _json({"position": format_position(pos), "move": out.move, "score": out.score,
+               "score_text": out.score_text, "depth": out.depth, "nodes": out.nodes,
+               "seconds": round(out.seconds, 6), "lines": [l.to_dict() for l in out.lines]})
+        return
+    click.echo(f"bestmove {out.move if out.move else '(none)'}")
 
 
 add_play_command(boundary, "boundary")

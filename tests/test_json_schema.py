@@ -30,6 +30,8 @@ CASES = [
     (["spectrum", "play", "--seed", "3", "--players", "2", "--policy", "solver", "--policy", "random", "--max-moves", "30"], "playout", 0),
     (["boundary", "solve", "--position", FINAL], "answer", 0),
     (["boundary", "show"], "show", 0),
+    (["boundary", "analyse", RECORD, "--last", "3", "--time-limit", "5"], "analyse", 0),
+    (["boundary", "bestmove", "--time-limit", "0.2"], "bestmove", 0),
     (["boundary", "play", "--seed", "1", "--max-moves", "40"], "playout", 0),
     (["boundary", "play", "--seed", "1", "--games", "3", "--max-moves", "40"], "playouts", 0),
     (["continental", "hand", "--round", "1", "As 2s 3s 4s Kh Kd X"], "answer", 0),

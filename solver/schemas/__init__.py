@@ -22,6 +22,8 @@ COMMANDS = {
     "spectrum reach": "answer",
     "boundary solve": "answer",
     "boundary replay": "verify",
+    "boundary analyse": "analyse",
+    "boundary bestmove": "bestmove",
     "continental hand": "answer",
     "continuum puzzle": "answer",
 }
