@@ -638,33 +638,44 @@ cdef void table_free(Table *t) noexcept nogil:
     t.size = 0
 
 
-cdef inline uint16_t _tag(uint64_t hash) noexcept nogil:
-    return <uint16_t>((hash >> 48) | 1)
+cdef inline uint16_t _tag(State *s, uint64_t hash) noexcept nogil:
+    """Tiles placed (1-143) in the high byte, 8 bits of the hash (odd) in the low one."""
+    return <uint16_t>((s.placed << 8) | ((hash >> 56) | 1))
+
+
+cdef inline uint64_t _bucket(Table *t, uint64_t hash) noexcept nogil:
+    """The first of the two entries a board may occupy (one when the table has one)."""
+    return hash & (t.size - 1) & ~(<uint64_t>(t.size > 1))
 
 
 cdef inline bint table_dead(Table *t, State *s) noexcept nogil:
     """True only if this exact board was stored as proven dead (the tag filters
     most misses without touching the entry; a hit compares the whole board)."""
-    cdef uint64_t i
+    cdef uint64_t i, j
+    cdef uint16_t tag
     if t.used == 0:     # nothing stored yet (a straight dive): no need to look
         return False
     cdef int g = canonical(s)
-    i = s.hash[g] & (t.size - 1)
-    if t.tags[i] != _tag(s.hash[g]):
-        return False
-    if memcmp(t.entries[i].packed, s.packed[g], sizeof(Entry)) == 0:
-        t.hits += 1
-        return True
+    i = _bucket(t, s.hash[g])
+    tag = _tag(s, s.hash[g])
+    for j in range(i, i + 2 if t.size > 1 else i + 1):
+        if t.tags[j] == tag and memcmp(t.entries[j].packed, s.packed[g], sizeof(Entry)) == 0:
+            t.hits += 1
+            return True
     return False
 
 
 cdef inline void table_store_dead(Table *t, State *s) noexcept nogil:
-    """Remember a proven-dead board (always replace: any content is sound)."""
+    """Remember a proven-dead board (any content is sound).  Two entries per
+    bucket: an empty one, else the one holding the board with more tiles
+    placed (its subtree was smaller) is replaced."""
     cdef uint64_t i
     if t.size == 0:
         return
     cdef int g = canonical(s)
-    i = s.hash[g] & (t.size - 1)
+    i = _bucket(t, s.hash[g])
+    if t.size > 1 and t.tags[i] != 0 and (t.tags[i + 1] == 0 or (t.tags[i + 1] >> 8) >= (t.tags[i] >> 8)):
+        i += 1
     if t.tags[i] == 0:
         t.used += 1
         if t.ndirty < DIRTY_CAP:
@@ -672,7 +683,7 @@ cdef inline void table_store_dead(Table *t, State *s) noexcept nogil:
             t.ndirty += 1
         else:
             t.overflow = True
-    t.tags[i] = _tag(s.hash[g])
+    t.tags[i] = _tag(s, s.hash[g])
     memcpy(t.entries[i].packed, s.packed[g], sizeof(Entry))
     t.stores += 1
 
