@@ -261,6 +261,42 @@ class EnginePolicy(Policy):
         return out.move_tuple if out.move_tuple in moves else moves[0]
 
 
+class HumanPolicy(Policy):
+    """A person at the terminal: shows the position, reads a move in the record's
+    notation (``?`` lists the legal moves; an illegal or malformed move is asked
+    again; end of input ends the game with an error).  For ``solve boundary play``
+    (``--policy human``); a batch run has nobody to ask."""
+
+    name = "human"
+
+    def __init__(self, read=None, write=None) -> None:
+        import click
+        self.read = read or (lambda prompt: click.prompt(prompt, prompt_suffix=" "))
+        self.write = write or click.echo
+
+    def choose(self, state: BoundaryState, rng) -> Move:
+        from solver.boundary import render
+        moves = state.legal_moves()
+        self.write(render.text(state.position))
+        who = PLAYER_NAMES[state.current_player()]
+        while True:
+            try:
+                text = self.read(f"{who} to move (? lists the moves):").strip()
+            except (EOFError, KeyboardInterrupt):
+                raise InputError("no move given: the game is abandoned") from None
+            if text == "?":
+                self.write(" ".join(format_move(m) for m in moves))
+                continue
+            try:
+                move = parse_move(text)
+            except InputError as exc:
+                self.write(str(exc))
+                continue
+            if move in moves:
+                return move
+            self.write(f"{text} is not legal here")
+
+
 # -- what the registry and the contract tests use --------------------------------
 ENTRY = GameEntry(
     name="boundary",
@@ -269,7 +305,8 @@ ENTRY = GameEntry(
     variants=(),
     default_variant=None,
     players=(2, 2),
-    policies={"greedy": lambda game: GreedyPolicy(), "engine": lambda game: EnginePolicy()},
+    policies={"greedy": lambda game: GreedyPolicy(), "engine": lambda game: EnginePolicy(),
+              "human": lambda game: HumanPolicy()},
     default_policies=("random",),
     max_moves=1000,
     analyses=(),

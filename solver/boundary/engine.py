@@ -108,7 +108,8 @@ def bestmove(position: Union[str, Position], *, time_limit: float = 0.0, node_li
             if left <= 0 and depth > 1:
                 break
         first = depth == 1
-        v = search.run(depth, -MATE - 1, MATE + 1, 0.0 if first else max(left, 1e-6),
+        v = search.run(depth, -MATE - 1, MATE + 1,
+                       0.0 if first or not time_limit else max(left, 1e-6),
                        0 if first else node_limit)
         if v is None:
             break

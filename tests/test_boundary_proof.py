@@ -1,0 +1,178 @@
+"""The proof search: the record's last positions, consistency along the record,
+every technique against plain search, the exchange bound and its twin.
+
+The kernel's techniques (``solver.cext.boundary.OPTIONS``) change how fast an
+answer comes, never the answer: the differential tests switch them off one by
+one and compare with the plain search and with the pure-Python reference.
+"""
+import functools
+from pathlib import Path
+
+import pytest
+
+from solver.boundary.analyse import consistent
+from solver.boundary.bound import evaluate, exchange_bound
+from solver.boundary.endgames import endgame
+from solver.boundary.notation import format_move, format_position, parse_position
+from solver.boundary.reference_search import reference_solve
+from solver.boundary.replay import replay_text
+from solver.boundary.rules import random_line
+from solver.boundary.search import solve, solve_position
+from solver.cext.boundary import DEFAULT_OPTS, OPTIONS, Board
+from solver.game import Limits
+
+SEED_FILE = Path("/work/shared/seeds/boundary.txt")
+needs_record = pytest.mark.skipif(not SEED_FILE.exists(), reason="seeds/boundary.txt not present")
+
+# plies before the final position -> (verdict for the side to move, plies to the end)
+LAST_SIX = {0: ("lost", 4), 1: ("won", 5), 2: ("lost", 6), 3: ("won", 7), 4: ("lost", 8),
+            5: ("won", 9)}
+
+
+@functools.lru_cache(maxsize=None)
+def _record_positions():
+    return replay_text(SEED_FILE.read_text()).positions
+
+
+@functools.lru_cache(maxsize=None)
+def _proof(back):
+    out = solve_position(_record_positions()[-1 - back], time_limit=60)
+    return {"verdict": {"win": "won", "loss": "lost"}.get(out["result"], out["result"]),
+            "plies": out["plies"]}
+
+
+@needs_record
+@pytest.mark.parametrize("back", sorted(LAST_SIX))
+def test_the_last_six_positions_of_the_record(back):
+    got = _proof(back)
+    assert (got["verdict"], got["plies"]) == LAST_SIX[back]
+
+
+@needs_record
+def test_answers_along_the_record_agree():
+    answers = [_proof(back) for back in sorted(LAST_SIX, reverse=True)]   # in game order
+    for before, after in zip(answers, answers[1:]):
+        assert consistent(before, after), (before, after)
+    # what consistent() demands, on answers that break it
+    assert not consistent({"verdict": "won", "plies": 7}, {"verdict": "lost", "plies": 4})
+    assert not consistent({"verdict": "lost", "plies": 5}, {"verdict": "won", "plies": 5})
+    assert not consistent({"verdict": "lost", "plies": 6}, {"verdict": "draw", "plies": None})
+    assert consistent({"verdict": "won", "plies": 3}, {"verdict": "won", "plies": 9})
+
+
+@needs_record
+def test_each_recorded_move_in_the_proven_range_keeps_the_line():
+    # Red loses in 2n at each of its turns: the winner's recorded moves were the fastest
+    positions = _record_positions()
+    for back in (1, 3):
+        pos = positions[-1 - back]
+        nxt = positions[-back]
+        r = solve(pos, limits=Limits(time_limit=30))
+        assert r.verdict == "won"
+        after = solve(nxt, limits=Limits(time_limit=30))
+        assert (after.verdict, after.fields["plies"]) == ("lost", r.fields["plies"] - 1)
+
+
+def _endgames(n):
+    out = []
+    for seed in range(n):
+        pos = endgame(seed)
+        if Board.from_position(pos).winner() is None:
+            out.append(pos)
+    return out
+
+
+def _answer(out):
+    return out["result"], out["plies"]
+
+
+@pytest.mark.parametrize("off", ["all", *sorted(OPTIONS)])
+def test_each_technique_keeps_the_plain_answers(off):
+    # plain iterative deepening (no option) against the default with one technique off
+    opts = 0 if off == "all" else DEFAULT_OPTS & ~OPTIONS[off]
+    checked = decisive = 0
+    for pos in _plain_answers():
+        got = Board.from_position(pos).search(max_depth=5, opts=opts)
+        assert _answer(got) == _plain_answers()[pos], format_position(pos)
+        checked += 1
+        decisive += got["result"] in ("win", "loss")
+    assert checked >= 25 and decisive >= 15
+
+
+@functools.lru_cache(maxsize=None)
+def _plain_answers():
+    out = {}
+    for pos in _endgames(60):
+        plain = Board.from_position(pos).search(max_depth=5, opts=0, node_limit=200_000)
+        if plain["result"] != "unknown" or plain["limit"] == "depth":
+            out[pos] = _answer(plain)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _reference(position, bound):
+    return reference_solve(parse_position(position), max_depth=2, bound=bound)
+
+
+def test_compiled_search_matches_the_reference_with_and_without_the_bound():
+    decisive = 0
+    for pos in _endgames(40):
+        text = format_position(pos)
+        ref = _reference(text, False)
+        assert _answer(_reference(text, True)) == _answer(ref), text
+        got = Board.from_position(pos).search(max_depth=2)
+        assert _answer(got) == _answer(ref), text
+        if ref["result"] == "win":
+            assert got["best"] in pos.legal_moves()
+        decisive += ref["result"] != "unknown"
+    assert decisive >= 10
+
+
+def test_bound_and_evaluation_twins_agree_on_random_positions():
+    n = 0
+    for seed in range(6):
+        for pos, _move in random_line(seed, 120):
+            board = Board.from_position(pos)
+            for player in (0, 1):
+                assert board.exchange_bound(player) == exchange_bound(pos, player)
+            assert board.evaluate() == evaluate(pos)
+            n += 1
+    for seed in range(200):
+        pos = endgame(seed)
+        assert Board.from_position(pos).exchange_bound(pos.side) == exchange_bound(pos, pos.side)
+    assert n >= 600
+
+
+def test_the_bound_never_exceeds_a_proven_win():
+    # a win in N plies for the side to move needs N >= 2 * bound - 1 (unless won by
+    # leaving the opponent without a move, which the bound does not count)
+    wins = 0
+    for pos in _endgames(120):
+        out = Board.from_position(pos).search(max_depth=5, opts=0)
+        if out["result"] == "win":
+            wins += 1
+            assert out["plies"] >= 2 * exchange_bound(pos, pos.side) - 1, format_position(pos)
+        if out["result"] == "loss" and out["plies"] > 0:
+            assert out["plies"] >= 2 * exchange_bound(pos, 1 - pos.side), format_position(pos)
+    assert wins >= 10
+
+
+def test_a_won_line_is_legal_and_ends_in_the_win():
+    pos = _record_positions()[-4] if SEED_FILE.exists() else None
+    if pos is None:
+        pytest.skip("no record")
+    r = solve(pos, limits=Limits(time_limit=30))
+    assert r.verdict == "won" and len(r.line) == r.fields["plies"] == 7
+    from solver.boundary.contract import BoundaryState
+    state = BoundaryState(pos)
+    for text in r.line:
+        state.apply(state.parse_move(text))
+    assert state.is_terminal() and state.winner() == pos.side
+
+
+def test_a_stopped_search_is_unknown_never_a_guess():
+    hard = _record_positions()[-13] if SEED_FILE.exists() else endgame(3)
+    out = Board.from_position(hard).search(max_depth=40, node_limit=5000)
+    assert out["result"] == "unknown" and out["limit"] == "nodes"
+    out = Board.from_position(hard).search(max_depth=3)
+    assert out["result"] == "unknown" and out["limit"] == "depth"
