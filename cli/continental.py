@@ -7,6 +7,7 @@ seven-round game state, `play` is the shared play-out command.
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -112,21 +113,44 @@ def hand(cards, seed, round_number, node_limit, time_limit, table_mb, decks, jok
               help="Monte Carlo deals (deal numbers SEED .. SEED+N-1).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="First deal number.")
 @click.option("--method", type=click.Choice(["auto", "exact", "monte-carlo"]), default="auto",
-              show_default=True, help="auto: exact for rounds 1 and 4, else Monte Carlo.")
+              show_default=True, help="auto: exact where the pack is supported, else Monte Carlo.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Threads for Monte Carlo.")
+@click.option("--progress/--no-progress", default=None,
+              help="A progress bar on stderr for the exact count (default: when stderr is a terminal).")
 @pack_options
 @JSON
-def odds(round_number, deals, seed, method, workers, decks, jokers_per_deck, joker_limit,
+def odds(round_number, deals, seed, method, workers, progress, decks, jokers_per_deck, joker_limit,
          as_json):
-    """P(a dealt hand meets round R's contract) and the deficiency distribution."""
+    """P(a dealt hand meets round R's contract) and the deficiency distribution.
+
+    Exact (every hand of the pack counted, P as a fraction) for every round at
+    the default pack; rounds 5 and 6 only at 2 decks of at most 2 jokers
+    (--method exact refuses other packs there; auto falls back to Monte Carlo).
+    """
     pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
-    result = run_odds(round_number, deals=deals, seed=seed, pack=pack, joker_limit=joker_limit,
-                      method=method, workers=workers)
+    bar = None
+    if progress or (progress is None and sys.stderr.isatty()):
+        from tqdm import tqdm
+        bar = tqdm(total=1, unit="step", file=sys.stderr, dynamic_ncols=True, desc=f"round {round_number}")
+
+    def tick(done, total):
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        result = run_odds(round_number, deals=deals, seed=seed, pack=pack, joker_limit=joker_limit,
+                          method=method, workers=workers, progress=tick if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
     if as_json:
         emit_json(result)
     else:
         click.echo(odds_text(result))
+        if result["p_fraction"] is not None:
+            click.echo(f"P(meets) exactly: {result['p_fraction']} ({result['counts'].get('0', 0)} of "
+                       f"{result['deals']} hands)")
 
 
 @continental.command()

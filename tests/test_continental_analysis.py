@@ -71,9 +71,9 @@ def test_monte_carlo_agrees_with_exact_round_1():
 
 
 def test_odds_json_keys():
-    r = odds(7, deals=500, seed=1)
+    r = odds(7, deals=500, seed=1, method="monte-carlo")
     json.dumps(r)
-    for key in ("round", "deals", "p_meets", "ci95", "method", "deficiency"):
+    for key in ("round", "deals", "p_meets", "ci95", "ci999", "method", "deficiency", "counts", "p_fraction"):
         assert key in r
     assert r["method"] == "monte-carlo" and r["ci95"][0] <= r["p_meets"] <= r["ci95"][1]
 
@@ -81,8 +81,8 @@ def test_odds_json_keys():
 def test_bad_odds_input():
     with pytest.raises(InputError):
         odds(8)
-    with pytest.raises(InputError):
-        odds(2, method="exact")
+    with pytest.raises(InputError, match="exact odds of round 6"):
+        odds(6, pack=Pack(decks=3), method="exact")
     with pytest.raises(InputError):
         odds(1, deals=0, method="monte-carlo")
 

@@ -91,7 +91,8 @@ def test_hand_of_a_seeded_deal():
     (["hand", "--round", "3", "As 2s 3s 4s Kh Kd X"], "deals 9 cards"),
     (["hand", "--round", "8", "As 2s 3s 4s Kh Kd X"], "round"),
     (["hand", "--round", "1", "As 2s 3s 4s Kh Kd X", "--decks", "0"], "decks"),
-    (["odds", "--round", "2", "--method", "exact"], "exact counting"),
+    (["odds", "--round", "6", "--decks", "3", "--method", "exact"], "exact odds of round 6"),
+    (["odds", "--round", "5", "--jokers-per-deck", "3", "--method", "exact"], "--method monte-carlo"),
     (["odds", "--round", "2", "--deals", "0"], "deals"),
     (["play", "--players", "5"], "players"),
     (["hand", "--round", "1", "As 2s 3s 4s Kh Kd X", "--node-limit", "0"], "node_limit"),
@@ -108,7 +109,7 @@ def test_bad_input_is_one_line_and_exit_2(args, fragment):
 
 
 def test_odds_json():
-    r = run("odds", "--round", "3", "--deals", "400", "--seed", "7", "--json")
+    r = run("odds", "--round", "3", "--deals", "400", "--seed", "7", "--method", "monte-carlo", "--json")
     out = json.loads(r.output)
     assert out["round"] == 3 and out["deals"] == 400 and out["method"] == "monte-carlo"
     assert sum(out["deficiency"].values()) == 400

@@ -36,6 +36,8 @@ CASES = [
     (["boundary", "play", "--seed", "1", "--games", "3", "--max-moves", "40"], "playouts", 0),
     (["continental", "hand", "--round", "1", "As 2s 3s 4s Kh Kd X"], "answer", 0),
     (["continental", "play", "--seed", "1", "--max-moves", "60"], "playout", 0),
+    (["continental", "odds", "--round", "4"], "odds", 0),
+    (["continental", "odds", "--round", "7", "--deals", "300", "--method", "monte-carlo"], "odds", 0),
     (["continuum", "puzzle", "--node-limit", "1000"], "answer", 0),
     (["continuum", "play", "--seed", "1", "--max-moves", "40"], "playout", 0),
 ]

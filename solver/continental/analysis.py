@@ -2,29 +2,35 @@
 
 Two methods:
 
-* ``exact`` (rounds 1 and 4, the trio-only contracts): the deficiency of a
-  trio-only contract depends only on how many cards of each rank the hand holds
-  (suits are free) and on its jokers, and not on which ranks they are.  So the
-  analysis sums over partitions of the hand into rank counts, weighting each by
-  the number of physical hands it stands for.  Every deal is counted exactly.
+* ``exact`` (every round): every hand of the pack is counted by its
+  deficiency, with the dynamic programmes of :mod:`solver.continental.exact`;
+  P(meets) is a fraction.  Packs where that would not finish are refused
+  (:func:`solver.continental.exact.unsupported`).
 * ``monte-carlo``: deals ``seed .. seed+deals-1`` (deal N is the canonical pack
-  shuffled by SplitMix64(N)); P(meets) gets a 95% Wilson interval.
+  shuffled by SplitMix64(N)); P(meets) gets 95% and 99.9% Wilson intervals.
+
+:func:`exact_distribution` is an independent count for the trio-only rounds 1
+and 4 (a sum over partitions into rank counts, each hand's deficiency by the
+search engine); the tests hold the dynamic programmes to it.
 
 >>> r = odds(1, deals=2000, seed=0, method="monte-carlo")
 >>> r["method"], r["deals"], r["deficiency"]["0"] > 0
 ('monte-carlo', 2000, True)
->>> odds(1)["method"]
-'exact'
+>>> exact = odds(1)
+>>> exact["method"], exact["p_fraction"], exact["deals"] == sum(exact["counts"].values())
+('exact', '1397012/268107867', True)
 """
 from __future__ import annotations
 
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
 from math import comb, factorial
 from typing import Callable, Dict, List, Optional, Sequence
 
 from solver.cext import continental as _fast
+from solver.continental import exact as _exact
 from solver.continental.deficiency import deficiency_search
 from solver.continental.notation import (
     JOKER, N_KINDS, N_RANKS, N_SUITS, Pack, hand_from_cards, make_card,
@@ -32,9 +38,12 @@ from solver.continental.notation import (
 from solver.continental.rules import deal_hand, get_round
 from solver.errors import InputError
 from solver.stats import wilson
+
+Z999 = 3.2905267314919255
+"""The normal quantile of a two-sided 99.9% interval."""
 from solver.rng import MASK64, check_seed
 
-EXACT_ROUNDS = (1, 4)
+TRIO_ONLY_ROUNDS = (1, 4)
 METHODS = ("auto", "exact", "monte-carlo")
 
 
@@ -63,10 +72,11 @@ def _profile_hand(counts: Sequence[int], jokers: int, pack: Pack) -> List[int]:
 
 def exact_distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
                        deficiency_fn: Optional[Callable] = None) -> Dict[int, int]:
-    """{deficiency: number of physical hands} over all hands of a trio-only round."""
+    """{deficiency: number of physical hands} over all hands of a trio-only round
+    (the partition count: the independent check of the dynamic programmes)."""
     rnd = get_round(round_number)
     if rnd.straights:
-        raise InputError(f"exact counting covers the trio-only rounds {EXACT_ROUNDS}, not {rnd.number}")
+        raise InputError(f"the partition count covers the trio-only rounds {TRIO_ONLY_ROUNDS}, not {rnd.number}")
     if deficiency_fn is None:
         def deficiency_fn(hand):
             return _fast.deficiency(hand, round_number, pack.decks, pack.jokers_per_deck,
@@ -121,32 +131,49 @@ def mc_histogram_reference(round_number: int, *, deals: int, seed: int, pack: Pa
 
 
 def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack = Pack(),
-         joker_limit: bool = True, method: str = "auto", workers: int = 2) -> Dict:
-    """P(meets) and the deficiency distribution for dealt hands of a round."""
+         joker_limit: bool = True, method: str = "auto", workers: int = 2,
+         progress: Optional[Callable[[int, int], None]] = None) -> Dict:
+    """P(meets) and the deficiency distribution for dealt hands of a round.
+
+    ``auto`` is exact where the pack is supported, else Monte Carlo; ``exact``
+    on an unsupported pack is an InputError.  ``progress(done, total)`` follows
+    the exact count's DP steps.  The keys are the same whatever the method:
+    ``counts`` (hands, or deals) and ``deficiency`` (probabilities when exact,
+    deal counts for Monte Carlo, as before) by deficiency; ``p_fraction`` the
+    exact P(meets) in lowest terms (null for Monte Carlo); ``ci95`` and
+    ``ci999`` (``[p, p]`` when exact).
+    """
     rnd = get_round(round_number)
     check_seed(seed)
     if method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise InputError(f"deals must be a positive integer, not {deals!r}")
+    refused = _exact.unsupported(rnd.number, pack, joker_limit)
     if method == "auto":
-        method = "exact" if rnd.straights == 0 else "monte-carlo"
+        method = "monte-carlo" if refused else "exact"
+    elif method == "exact" and refused:
+        raise InputError(refused)
     start = time.perf_counter()
-    out = {"round": rnd.number, "contract": rnd.contract, "cards": rnd.cards,
-           "decks": pack.decks, "jokers_per_deck": pack.jokers_per_deck,
+    out = {"game": "continental", "variant": None, "round": rnd.number, "contract": rnd.contract,
+           "cards": rnd.cards, "decks": pack.decks, "jokers_per_deck": pack.jokers_per_deck,
            "joker_limit": joker_limit, "method": method}
     if method == "exact":
-        dist = exact_distribution(rnd.number, pack=pack, joker_limit=joker_limit)
+        dist = _exact.distribution(rnd.number, pack=pack, joker_limit=joker_limit, progress=progress)
         total = sum(dist.values())
-        p = dist.get(0, 0) / total
-        out.update(deals=total, seed=None, p_meets=p, ci95=[p, p],
-                   deficiency={str(d): n / total for d, n in dist.items()})
+        if total != comb(pack.size, rnd.cards):
+            raise AssertionError(f"the exact count covers {total} hands, not C({pack.size}, {rnd.cards})")
+        p = Fraction(dist.get(0, 0), total)
+        out.update(deals=total, seed=None, p_meets=float(p), p_fraction=f"{p.numerator}/{p.denominator}",
+                   ci95=[float(p), float(p)], ci999=[float(p), float(p)],
+                   deficiency={str(d): n / total for d, n in dist.items()},
+                   counts={str(d): n for d, n in dist.items()})
     else:
         hist = mc_histogram(rnd.number, deals=deals, seed=seed, pack=pack,
                             joker_limit=joker_limit, workers=workers)
-        out.update(deals=deals, seed=seed, p_meets=hist[0] / deals,
-                   ci95=list(wilson(hist[0], deals)),
-                   deficiency={str(d): n for d, n in enumerate(hist) if n})
+        counts = {str(d): n for d, n in enumerate(hist) if n}
+        out.update(deals=deals, seed=seed, p_meets=hist[0] / deals, p_fraction=None,
+                   ci95=list(wilson(hist[0], deals)), ci999=list(wilson(hist[0], deals, z=Z999)),
+                   deficiency=counts, counts=dict(counts))
     out["seconds"] = round(time.perf_counter() - start, 3)
     return out
-

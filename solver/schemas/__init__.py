@@ -25,6 +25,7 @@ COMMANDS = {
     "boundary analyse": "analyse",
     "boundary bestmove": "bestmove",
     "continental hand": "answer",
+    "continental odds": "odds",
     "continuum puzzle": "answer",
 }
 """Command path (GAME: every game) -> schema name."""

@@ -1,0 +1,1024 @@
+# cython: language_level=3
+"""Compiled twin of ``solver.continental.exact.rank_dp_python``: the rank DP.
+
+Contract of ``rank_dp(problem, progress=None)``: ``problem`` is a
+``solver.continental.exact.Problem``; the result is the same dictionary the
+pure-Python DP returns (``{(deficiency, m): hands}``, or with
+``problem.profile`` ``{(cards, profile): rows}``), with the same keys, the same
+transitions, the same pruning and the same rotation classes; only the
+representation differs.  ``progress`` (no arguments) is called after each rank.
+
+State, in a few words.  A *key* (a partial contract) is packed in 64 bits:
+three straights in progress ``suit<<6 | places<<4 | jokers<<2 | wrap`` (0xFF
+empty), three heads due ``suit<<4 | L<<2 | jokers`` (0 empty), then straights
+started, trios placed, joker slots, trio naturals still open in this rank and
+naturals the rank may still take.  Keys are interned to ids; a DP state is a
+sorted array of ``id<<8 | value`` entries (the function key -> best matched)
+with the cards so far, the empty-run bookkeeping of the rotation classes and a
+128-bit weight.  A layer is a hash table of states; each cell, rank start and
+rank end maps a layer to the next.  Transitions are computed once per key and
+cached.  At a rank end dominated and hopeless keys are dropped and, when the
+problem is symmetric in the suits, the state is relabelled to a canonical suit
+order (suits sorted by an invariant signature, ties tried in every order, the
+smallest entry array kept).
+"""
+from libc.stdlib cimport malloc, realloc, free, qsort
+from libc.string cimport memset, memcpy, memcmp
+from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int16_t, int8_t, uint8_t
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 u128_t;
+    static inline unsigned long long ce_lo(u128_t x) { return (unsigned long long)x; }
+    static inline unsigned long long ce_hi(u128_t x) { return (unsigned long long)(x >> 64); }
+    static int ce_cmp_u32(const void *a, const void *b) {
+        unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+        return (x > y) - (x < y);
+    }
+    typedef struct { unsigned long long masked; int nj, value, index; } ce_rec;
+    static int ce_cmp_rec(const void *a, const void *b) {
+        const ce_rec *x = (const ce_rec *)a, *y = (const ce_rec *)b;
+        if (x->masked != y->masked) return (x->masked > y->masked) - (x->masked < y->masked);
+        return (x->nj > y->nj) - (x->nj < y->nj);
+    }
+    /* ascending sort of 32-bit words: insertion sort for short runs, else quicksort */
+    static void ce_sort_u32(unsigned int *a, long n) {
+        while (n > 24) {
+            unsigned int x = a[0], y = a[n / 2], z = a[n - 1], p, t;
+            long i = 0, j = n - 1;
+            p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+            for (;;) {
+                while (a[i] < p) i++;
+                while (a[j] > p) j--;
+                if (i >= j) break;
+                t = a[i]; a[i] = a[j]; a[j] = t; i++; j--;
+            }
+            if (j + 1 < n - j - 1) { ce_sort_u32(a, j + 1); a += j + 1; n -= j + 1; }
+            else { ce_sort_u32(a + j + 1, n - j - 1); n = j + 1; }
+        }
+        for (long i = 1; i < n; i++) {
+            unsigned int v = a[i]; long j = i;
+            while (j > 0 && a[j - 1] > v) { a[j] = a[j - 1]; j--; }
+            a[j] = v;
+        }
+    }
+    """
+    ctypedef unsigned long long u128_t        # really unsigned __int128
+    unsigned long long ce_lo(u128_t) nogil
+    unsigned long long ce_hi(u128_t) nogil
+    int ce_cmp_u32(const void *, const void *) nogil
+    void ce_sort_u32(unsigned int *, long) nogil
+    int ce_cmp_rec(const void *, const void *) nogil
+    ctypedef struct ce_rec:
+        unsigned long long masked
+        int nj, value, index
+
+DEF NR = 13
+DEF NS = 4
+DEF SMIN = 4
+DEF TMIN = 3
+DEF EMPTY_O = 0xFF
+DEF NPERM = 24
+
+cdef int PERMS[NPERM][NS]
+cdef int _i = 0
+import itertools as _it
+for _p in _it.permutations(range(NS)):
+    for _j in range(NS):
+        PERMS[_i][_j] = _p[_j]
+    _i += 1
+
+
+cdef struct Key:
+    int o[3]          # opens: suit<<6 | places<<4 | jokers<<2 | wrap, EMPTY_O if none
+    int b[3]          # heads due: suit<<4 | L<<2 | jokers, 0 if none
+    int ns, nt, nj, td, cap
+
+
+cdef inline void sort3(int *a) noexcept nogil:
+    cdef int t
+    if a[0] > a[1]:
+        t = a[0]; a[0] = a[1]; a[1] = t
+    if a[1] > a[2]:
+        t = a[1]; a[1] = a[2]; a[2] = t
+    if a[0] > a[1]:
+        t = a[0]; a[0] = a[1]; a[1] = t
+
+
+cdef inline uint64_t kenc(Key *k) noexcept nogil:
+    sort3(k.o)
+    sort3(k.b)
+    cdef uint64_t x = 0
+    x = (<uint64_t>k.o[0] << 56) | (<uint64_t>k.o[1] << 48) | (<uint64_t>k.o[2] << 40)
+    x |= (<uint64_t>k.b[0] << 34) | (<uint64_t>k.b[1] << 28) | (<uint64_t>k.b[2] << 22)
+    x |= (<uint64_t>k.ns << 20) | (<uint64_t>k.nt << 18) | (<uint64_t>k.nj << 11)
+    x |= (<uint64_t>k.td << 7) | (<uint64_t>k.cap << 1)
+    return x
+
+
+cdef inline void kdec(uint64_t x, Key *k) noexcept nogil:
+    k.o[0] = (x >> 56) & 0xFF; k.o[1] = (x >> 48) & 0xFF; k.o[2] = (x >> 40) & 0xFF
+    k.b[0] = (x >> 34) & 63; k.b[1] = (x >> 28) & 63; k.b[2] = (x >> 22) & 63
+    k.ns = (x >> 20) & 3; k.nt = (x >> 18) & 3; k.nj = (x >> 11) & 127
+    k.td = (x >> 7) & 15; k.cap = (x >> 1) & 63
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z += 0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef struct Run:
+    # the problem
+    int S, T, D, J, MJ4, MJ3, jH, N, size, rotation, profile, prune, symmetric, capbind
+    int cells[NR]
+    int ssuits
+    int ntails
+    int tails[3]
+    # interned keys and their caches
+    uint64_t *keys
+    int32_t nkeys, capkeys
+    int32_t *slot
+    int64_t smask
+    int64_t *c_start      # [key*NR + r]: offset into the transition pool, -1 unknown
+    int32_t *n_start
+    int64_t *c_cell       # [key*(NS*(D+1)) + s*(D+1) + h]
+    int32_t *n_cell
+    int32_t *c_end        # [key*NR + r]: new key, -1 dropped, -2 unknown
+    int32_t *c_perm       # [key*NPERM + p], -2 unknown
+    int8_t *rem           # places still to place
+    int8_t *whole         # no straight in progress and no head due
+    # transition pool
+    int32_t *tp_id
+    int8_t *tp_gain
+    int64_t tpn, tpcap
+    # scratch
+    int16_t *best
+    int32_t *touched
+    int32_t ntouched
+    uint32_t *buf
+    int64_t bufcap
+
+
+cdef struct Layer:
+    uint32_t *ent
+    int64_t nent, capent
+    int64_t *off
+    int32_t *ln
+    int32_t *tag          # cards | run info << 8 | column not empty << 16
+    u128_t *w
+    uint64_t *h
+    int32_t n, cap
+    int32_t *slot
+    int64_t smask
+
+
+# ---------------------------------------------------------------- keys
+
+cdef int grow_keys(Run *R) except -1:
+    cdef int32_t old = R.capkeys, c = R.capkeys * 2, i
+    cdef int cells = NS * (R.D + 1)
+    R.keys = <uint64_t *>realloc(R.keys, c * sizeof(uint64_t))
+    R.c_start = <int64_t *>realloc(R.c_start, c * NR * sizeof(int64_t))
+    R.n_start = <int32_t *>realloc(R.n_start, c * NR * sizeof(int32_t))
+    R.c_cell = <int64_t *>realloc(R.c_cell, c * cells * sizeof(int64_t))
+    R.n_cell = <int32_t *>realloc(R.n_cell, c * cells * sizeof(int32_t))
+    R.c_end = <int32_t *>realloc(R.c_end, c * NR * sizeof(int32_t))
+    R.c_perm = <int32_t *>realloc(R.c_perm, c * NPERM * sizeof(int32_t))
+    R.rem = <int8_t *>realloc(R.rem, c)
+    R.whole = <int8_t *>realloc(R.whole, c)
+    R.best = <int16_t *>realloc(R.best, c * sizeof(int16_t))
+    R.touched = <int32_t *>realloc(R.touched, c * sizeof(int32_t))
+    if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
+            or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
+            or R.whole == NULL or R.best == NULL or R.touched == NULL):
+        raise MemoryError()
+    for i in range(old * NR, c * NR):
+        R.c_start[i] = -1
+        R.c_end[i] = -2
+    for i in range(old * cells, c * cells):
+        R.c_cell[i] = -1
+    for i in range(old * NPERM, c * NPERM):
+        R.c_perm[i] = -2
+    for i in range(old, c):
+        R.best[i] = -1
+    R.capkeys = c
+    # rehash
+    free(R.slot)
+    R.smask = 2 * c - 1
+    R.slot = <int32_t *>malloc((R.smask + 1) * sizeof(int32_t))
+    if R.slot == NULL:
+        raise MemoryError()
+    for i in range(R.smask + 1):
+        R.slot[i] = -1
+    for i in range(R.nkeys):
+        insert_slot(R, i)
+    return 0
+
+
+cdef inline void insert_slot(Run *R, int32_t kid) noexcept:
+    cdef int64_t j = <int64_t>(mix64(R.keys[kid]) & <uint64_t>R.smask)
+    while R.slot[j] >= 0:
+        j = (j + 1) & R.smask
+    R.slot[j] = kid
+
+
+cdef int32_t intern(Run *R, uint64_t x) except -1:
+    cdef int64_t j = <int64_t>(mix64(x) & <uint64_t>R.smask)
+    cdef int32_t kid
+    cdef Key k
+    while R.slot[j] >= 0:
+        if R.keys[R.slot[j]] == x:
+            return R.slot[j]
+        j = (j + 1) & R.smask
+    if R.nkeys + 1 >= R.capkeys:
+        grow_keys(R)
+        return intern(R, x)
+    kid = R.nkeys
+    R.nkeys += 1
+    R.keys[kid] = x
+    R.slot[j] = kid
+    kdec(x, &k)
+    R.rem[kid] = remaining(R, &k) + k.td     # trio naturals still open here can match
+    R.whole[kid] = 1 if (k.o[0] == EMPTY_O and k.b[2] == 0) else 0
+    return kid
+
+
+cdef int remaining(Run *R, Key *k) noexcept:
+    cdef int i, nopen = 0, nob = 0, placed = TMIN * k.nt
+    for i in range(3):
+        if k.o[i] != EMPTY_O:
+            nopen += 1
+            placed += ((k.o[i] >> 4) & 3) - (k.o[i] & 3)
+        if k.b[i] != 0:
+            nob += 1
+            placed += SMIN - ((k.b[i] >> 2) & 3)
+    placed += SMIN * (k.ns - nopen - nob)
+    return R.size - placed
+
+
+cdef int tp_push(Run *R, int32_t nid, int gain) except -1:
+    if R.tpn == R.tpcap:
+        R.tpcap *= 2
+        R.tp_id = <int32_t *>realloc(R.tp_id, R.tpcap * sizeof(int32_t))
+        R.tp_gain = <int8_t *>realloc(R.tp_gain, R.tpcap)
+        if R.tp_id == NULL or R.tp_gain == NULL:
+            raise MemoryError()
+    R.tp_id[R.tpn] = nid
+    R.tp_gain[R.tpn] = gain
+    R.tpn += 1
+    return 0
+
+
+cdef inline int jgain(Run *R, int nj, int add) noexcept nogil:
+    cdef int a = nj + add, b = nj
+    if a > R.jH:
+        a = R.jH
+    if b > R.jH:
+        b = R.jH
+    return a - b if a > b else 0
+
+
+# ---------------------------------------------------------------- transitions
+
+cdef int trios_into(Run *R, Key *base, int kt_left, int left, int lo, int kt, int jk,
+                    int gain_base, int64_t *count) except -1:
+    """Place ``left`` more trios (joker counts non-decreasing from ``lo``) on ``base``."""
+    cdef Key n
+    cdef int x, td, cap
+    if left == 0:
+        if base.nj + jk > R.J:
+            return 0
+        td = TMIN * kt - jk
+        cap = NS * R.D - td if R.capbind else 0
+        if cap < 0:
+            return 0
+        n = base[0]
+        n.nt = base.nt + kt
+        n.nj = base.nj + jk
+        n.td = td
+        n.cap = cap
+        tp_push(R, intern(R, kenc(&n)), gain_base + jgain(R, base.nj, jk))
+        count[0] += 1
+        return 0
+    for x in range(lo, R.MJ3 + 1):
+        trios_into(R, base, kt_left, left - 1, x, kt, jk + x, gain_base, count)
+    return 0
+
+
+cdef int starts_into(Run *R, Key *base, int nopen, int left, int lo, int64_t *count) except -1:
+    """Start up to ``left`` more straights (suits non-decreasing from ``lo``), then the trios."""
+    cdef int s, kt
+    cdef Key n
+    for kt in range(R.T - base.nt + 1):
+        trios_into(R, base, kt, kt, 0, kt, 0, 0, count)
+    if left == 0:
+        return 0
+    for s in range(lo, NS):
+        if not (R.ssuits >> s) & 1:
+            continue
+        n = base[0]
+        n.o[nopen] = s << 6
+        n.ns = base.ns + 1
+        starts_into(R, &n, nopen + 1, left - 1, s, count)
+    return 0
+
+
+cdef int64_t start_trans(Run *R, int32_t kid, int r) except -2:
+    cdef int64_t at = <int64_t>kid * NR + r
+    if R.c_start[at] >= 0:
+        return at
+    cdef Key k, n
+    cdef int i, nopen = 0, nob = 0, s, L, q, most
+    cdef int64_t off = R.tpn, count = 0
+    kdec(R.keys[kid], &k)
+    n = k
+    for i in range(3):
+        n.o[i] = EMPTY_O
+        n.b[i] = 0
+    for i in range(3):
+        if k.o[i] != EMPTY_O:
+            n.o[nopen] = k.o[i]
+            nopen += 1
+    for i in range(3):
+        if k.b[i] != 0:
+            s = k.b[i] >> 4
+            L = (k.b[i] >> 2) & 3
+            q = k.b[i] & 3
+            if NR - L == r:
+                n.o[nopen] = (s << 6) | ((SMIN - L) << 4) | (q << 2)
+                nopen += 1
+            else:
+                n.b[nob] = k.b[i]
+                nob += 1
+    most = R.S - k.ns if r <= NR - SMIN else 0
+    starts_into(R, &n, nopen, most, 0, &count)
+    at = <int64_t>kid * NR + r          # the caches may have moved: index again
+    R.c_start[at] = off
+    R.n_start[at] = <int32_t>count
+    return at
+
+
+cdef int64_t cell_trans(Run *R, int32_t kid, int s, int h) except -2:
+    cdef int stride = NS * (R.D + 1)
+    cdef int64_t at = <int64_t>kid * stride + s * (R.D + 1) + h
+    if R.c_cell[at] >= 0:
+        return at
+    cdef Key k, n
+    cdef int mine[3]
+    cdef int rest[3]
+    cdef int nm = 0, nr = 0, i, c, nJ, nN, ok, p, q, L, nb, no, matched, take
+    cdef int64_t off = R.tpn, count = 0
+    kdec(R.keys[kid], &k)
+    for i in range(3):
+        if k.o[i] != EMPTY_O:
+            if (k.o[i] >> 6) == s:
+                mine[nm] = k.o[i]
+                nm += 1
+            else:
+                rest[nr] = k.o[i]
+                nr += 1
+    for c in range(1 << nm):
+        nJ = 0
+        for i in range(nm):
+            nJ += (c >> i) & 1
+        nN = nm - nJ
+        if nN > R.D or (R.capbind and nN > k.cap) or k.nj + nJ > R.J:
+            continue
+        n = k
+        no = 0
+        nb = 0
+        for i in range(3):
+            n.o[i] = EMPTY_O
+            n.b[i] = 0
+        for i in range(3):
+            if k.b[i] != 0:
+                n.b[nb] = k.b[i]
+                nb += 1
+        for i in range(nr):
+            n.o[no] = rest[i]
+            no += 1
+        ok = 1
+        for i in range(nm):
+            p = (mine[i] >> 4) & 3
+            q = ((mine[i] >> 2) & 3) + ((c >> i) & 1)
+            L = mine[i] & 3
+            if q > R.MJ4:
+                ok = 0
+                break
+            if p + 1 == SMIN:
+                if L:
+                    n.b[nb] = (s << 4) | (L << 2) | q
+                    nb += 1
+            else:
+                n.o[no] = (s << 6) | ((p + 1) << 4) | (q << 2) | L
+                no += 1
+        if not ok:
+            continue
+        matched = nN if nN < h else h
+        take = h - matched
+        if take > k.td:
+            take = k.td
+        n.nj = k.nj + nJ
+        n.td = k.td - take
+        n.cap = k.cap - nN if R.capbind else 0
+        tp_push(R, intern(R, kenc(&n)), matched + take + jgain(R, k.nj, nJ))
+        count += 1
+    at = <int64_t>kid * stride + s * (R.D + 1) + h
+    R.c_cell[at] = off
+    R.n_cell[at] = <int32_t>count
+    return at
+
+
+cdef int32_t end_trans(Run *R, int32_t kid, int r) except -3:
+    cdef int64_t at = <int64_t>kid * NR + r
+    if R.c_end[at] != -2:
+        return R.c_end[at]
+    cdef Key k
+    cdef int32_t res
+    kdec(R.keys[kid], &k)
+    if not R.profile and k.ns < R.S and r >= NR - SMIN:
+        res = -1
+    elif r == NR - 1 and (k.o[0] != EMPTY_O or k.b[2] != 0 or (not R.profile and k.nt < R.T)):
+        res = -1
+    else:
+        k.td = 0
+        k.cap = 0
+        res = intern(R, kenc(&k))
+    R.c_end[<int64_t>kid * NR + r] = res
+    return res
+
+
+cdef int32_t perm_key(Run *R, int32_t kid, int pi) except -3:
+    cdef int64_t at = <int64_t>kid * NPERM + pi
+    if R.c_perm[at] != -2:
+        return R.c_perm[at]
+    cdef Key k
+    cdef int i
+    cdef int32_t res
+    kdec(R.keys[kid], &k)
+    for i in range(3):
+        if k.o[i] != EMPTY_O:
+            k.o[i] = (PERMS[pi][k.o[i] >> 6] << 6) | (k.o[i] & 63)
+        if k.b[i] != 0:
+            k.b[i] = (PERMS[pi][k.b[i] >> 4] << 4) | (k.b[i] & 15)
+    res = intern(R, kenc(&k))
+    R.c_perm[<int64_t>kid * NPERM + pi] = res
+    return res
+
+
+# ---------------------------------------------------------------- layers
+
+cdef Layer *layer_new() except NULL:
+    cdef Layer *L = <Layer *>malloc(sizeof(Layer))
+    if L == NULL:
+        raise MemoryError()
+    L.capent = 1 << 16
+    L.nent = 0
+    L.ent = <uint32_t *>malloc(L.capent * sizeof(uint32_t))
+    L.cap = 1 << 10
+    L.n = 0
+    L.off = <int64_t *>malloc(L.cap * sizeof(int64_t))
+    L.ln = <int32_t *>malloc(L.cap * sizeof(int32_t))
+    L.tag = <int32_t *>malloc(L.cap * sizeof(int32_t))
+    L.w = <u128_t *>malloc(L.cap * sizeof(u128_t))
+    L.h = <uint64_t *>malloc(L.cap * sizeof(uint64_t))
+    L.smask = 2 * L.cap - 1
+    L.slot = <int32_t *>malloc((L.smask + 1) * sizeof(int32_t))
+    if (L.ent == NULL or L.off == NULL or L.ln == NULL or L.tag == NULL or L.w == NULL
+            or L.h == NULL or L.slot == NULL):
+        raise MemoryError()
+    memset(L.slot, 0xFF, (L.smask + 1) * sizeof(int32_t))
+    return L
+
+
+cdef void layer_free(Layer *L) noexcept:
+    if L == NULL:
+        return
+    free(L.ent); free(L.off); free(L.ln); free(L.tag); free(L.w); free(L.h); free(L.slot)
+    free(L)
+
+
+cdef int layer_add(Layer *L, int32_t tag, uint32_t *e, int32_t n, u128_t w) except -1:
+    """Add weight ``w`` to the state (tag, entries), creating it if new."""
+    cdef uint64_t hv = mix64(<uint64_t>tag * 0x100000001B3ULL)
+    cdef int32_t i, idx
+    cdef int64_t j
+    for i in range(n):
+        hv = mix64(hv ^ e[i])
+    j = <int64_t>(hv & <uint64_t>L.smask)
+    while L.slot[j] >= 0:
+        idx = L.slot[j]
+        if (L.h[idx] == hv and L.tag[idx] == tag and L.ln[idx] == n
+                and memcmp(L.ent + L.off[idx], e, n * sizeof(uint32_t)) == 0):
+            L.w[idx] += w
+            return 0
+        j = (j + 1) & L.smask
+    if L.n + 1 >= L.cap:
+        layer_grow(L)
+        return layer_add(L, tag, e, n, w)
+    while L.nent + n > L.capent:
+        L.capent *= 2
+        L.ent = <uint32_t *>realloc(L.ent, L.capent * sizeof(uint32_t))
+        if L.ent == NULL:
+            raise MemoryError()
+    idx = L.n
+    L.n += 1
+    memcpy(L.ent + L.nent, e, n * sizeof(uint32_t))
+    L.off[idx] = L.nent
+    L.nent += n
+    L.ln[idx] = n
+    L.tag[idx] = tag
+    L.w[idx] = w
+    L.h[idx] = hv
+    L.slot[j] = idx
+    return 0
+
+
+cdef int layer_grow(Layer *L) except -1:
+    cdef int32_t i
+    cdef int64_t j
+    L.cap *= 2
+    L.off = <int64_t *>realloc(L.off, L.cap * sizeof(int64_t))
+    L.ln = <int32_t *>realloc(L.ln, L.cap * sizeof(int32_t))
+    L.tag = <int32_t *>realloc(L.tag, L.cap * sizeof(int32_t))
+    L.w = <u128_t *>realloc(L.w, L.cap * sizeof(u128_t))
+    L.h = <uint64_t *>realloc(L.h, L.cap * sizeof(uint64_t))
+    free(L.slot)
+    L.smask = 2 * L.cap - 1
+    L.slot = <int32_t *>malloc((L.smask + 1) * sizeof(int32_t))
+    if L.off == NULL or L.ln == NULL or L.tag == NULL or L.w == NULL or L.h == NULL or L.slot == NULL:
+        raise MemoryError()
+    memset(L.slot, 0xFF, (L.smask + 1) * sizeof(int32_t))
+    for i in range(L.n):
+        j = <int64_t>(L.h[i] & <uint64_t>L.smask)
+        while L.slot[j] >= 0:
+            j = (j + 1) & L.smask
+        L.slot[j] = i
+    return 0
+
+
+# ---------------------------------------------------------------- scratch
+
+cdef inline void relax(Run *R, int32_t nid, int v) noexcept:
+    if R.best[nid] < 0:
+        R.touched[R.ntouched] = nid
+        R.ntouched += 1
+        R.best[nid] = v
+    elif v > R.best[nid]:
+        R.best[nid] = v
+
+
+cdef int collect(Run *R) except -1:
+    """Move the touched keys into ``R.buf`` as sorted entries; return their number."""
+    cdef int32_t i, n = R.ntouched, lo, hi, kid, m = 0
+    if n > R.bufcap:
+        R.bufcap = 2 * n
+        R.buf = <uint32_t *>realloc(R.buf, R.bufcap * sizeof(uint32_t))
+        if R.buf == NULL:
+            raise MemoryError()
+    if n == 0:
+        return 0
+    lo = hi = R.touched[0]
+    for i in range(1, n):
+        if R.touched[i] < lo:
+            lo = R.touched[i]
+        if R.touched[i] > hi:
+            hi = R.touched[i]
+    if hi - lo < 16 * n:
+        for kid in range(lo, hi + 1):          # the ids in order: scan them
+            if R.best[kid] >= 0:
+                R.buf[m] = (<uint32_t>kid << 8) | <uint32_t>R.best[kid]
+                R.best[kid] = -1
+                m += 1
+    else:
+        for i in range(n):
+            R.buf[i] = (<uint32_t>R.touched[i] << 8) | <uint32_t>R.best[R.touched[i]]
+            R.best[R.touched[i]] = -1
+        ce_sort_u32(R.buf, n)
+    R.ntouched = 0
+    return n
+
+
+# ---------------------------------------------------------------- steps
+
+cdef Layer *step_start(Run *R, Layer *L, int r) except NULL:
+    cdef Layer *out = layer_new()
+    cdef int32_t st, i, kid, c, n
+    cdef int64_t at, base
+    cdef int v
+    for st in range(L.n):
+        for i in range(L.ln[st]):
+            kid = <int32_t>(L.ent[L.off[st] + i] >> 8)
+            v = L.ent[L.off[st] + i] & 0xFF
+            at = start_trans(R, kid, r)
+            base = R.c_start[at]
+            for c in range(R.n_start[at]):
+                relax(R, R.tp_id[base + c], v + R.tp_gain[base + c])
+        n = collect(R)
+        layer_add(out, L.tag[st], R.buf, n, L.w[st])
+    return out
+
+
+cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
+    cdef Layer *out = layer_new()
+    cdef int32_t st, i, kid, c, n, tag
+    cdef int64_t at, base
+    cdef int v, h, top, cards
+    cdef u128_t mult
+    cdef uint32_t *canon = NULL
+    cdef int64_t canoncap = 0
+    for st in range(L.n):
+        cards = L.tag[st] & 0xFF
+        top = 0
+        if (R.cells[r] >> s) & 1:
+            top = R.D if R.D < R.N - cards else R.N - cards
+        mult = 1
+        for h in range(top + 1):
+            if h:
+                mult = mult * <u128_t>(R.D - h + 1) // <u128_t>h
+            for i in range(L.ln[st]):
+                kid = <int32_t>(L.ent[L.off[st] + i] >> 8)
+                v = L.ent[L.off[st] + i] & 0xFF
+                at = cell_trans(R, kid, s, h)
+                base = R.c_cell[at]
+                for c in range(R.n_cell[at]):
+                    relax(R, R.tp_id[base + c], v + R.tp_gain[base + c])
+            n = collect(R)
+            if n == 0:
+                continue
+            if R.prune and not R.profile:
+                R.ntouched = n
+                n = prune(R, cards + h, r)
+                R.ntouched = 0
+            tag = (L.tag[st] & ~0xFF) | (cards + h)
+            if h:
+                tag |= 1 << 16
+            if R.symmetric and not R.profile and s < NS - 1:
+                if n > canoncap:
+                    canoncap = 2 * n
+                    canon = <uint32_t *>realloc(canon, canoncap * sizeof(uint32_t))
+                    if canon == NULL:
+                        raise MemoryError()
+                canonical(R, n, canon, s + 1)
+                layer_add(out, tag, canon, n, L.w[st] * mult)
+            else:
+                layer_add(out, tag, R.buf, n, L.w[st] * mult)
+    free(canon)
+    return out
+
+
+cdef int run_update(Run *R, int extra, int empty, int r) noexcept:
+    """The rotation-class bookkeeping of ``exact._runs``; -1 drops the hand."""
+    if R.rotation == 0:
+        return extra
+    cdef int run = extra & 3, count = extra >> 2, longest, counted
+    if r == 0 and empty:
+        return -1
+    longest = 99 if R.rotation == 1 else (2 if R.rotation == 2 else 1)
+    if empty:
+        run += 1
+        if run > longest:
+            return -1
+        return (run if run < 3 else 3) | (count << 2)
+    if R.rotation == 1:
+        counted = run >= 3
+    elif R.rotation == 2:
+        counted = run == 2
+    else:
+        counted = run == 1
+    return (count + counted) << 2
+
+
+cdef int run_weight(Run *R, int extra) noexcept:
+    if R.rotation == 0:
+        return 1
+    cdef int run = extra & 3, count = extra >> 2, ok
+    if R.rotation == 1:
+        ok = run >= 3
+    elif R.rotation == 2:
+        ok = run == 2
+    else:
+        ok = run == 1
+    return count + 1 if ok else 0
+
+
+cdef int prune(Run *R, int cards, int r) except -1:
+    """Dominated and hopeless keys out of ``R.buf[:R.ntouched]``; return how many are left.
+
+    A key is dominated by the same key with fewer joker slots and at least its
+    value; it is hopeless when its value plus all it could still gain cannot
+    beat a key that is already a complete-able contract (no straight in
+    progress, no head due, and every straight and trio still to come can still
+    be started at a later rank).  The order is kept.
+    """
+    cdef int32_t n = R.ntouched, i, kid, m = 0
+    cdef ce_rec *rec
+    cdef uint64_t prev = 0xFFFFFFFFFFFFFFFFULL
+    cdef int v, best = -1, lower = -1, left, jleft, upper, nj
+    cdef int8_t *keep = <int8_t *>malloc(n + 1)
+    if keep == NULL:
+        raise MemoryError()
+    memset(keep, 1, n)
+    if R.J > 0:
+        rec = <ce_rec *>malloc((n + 1) * sizeof(ce_rec))
+        if rec == NULL:
+            free(keep)
+            raise MemoryError()
+        for i in range(n):
+            kid = <int32_t>(R.buf[i] >> 8)
+            rec[i].masked = R.keys[kid] & ~(<uint64_t>127 << 11)
+            rec[i].nj = (R.keys[kid] >> 11) & 127
+            rec[i].value = R.buf[i] & 0xFF
+            rec[i].index = i
+        qsort(rec, n, sizeof(ce_rec), ce_cmp_rec)
+        for i in range(n):
+            if rec[i].masked != prev:
+                prev = rec[i].masked
+                best = -1
+            if rec[i].value > best:
+                best = rec[i].value
+            else:
+                keep[rec[i].index] = 0
+        free(rec)
+    for i in range(n):
+        kid = <int32_t>(R.buf[i] >> 8)
+        v = R.buf[i] & 0xFF
+        if keep[i] and R.whole[kid] and v > lower and complete_able(R, kid, r):
+            lower = v
+    left = R.N - cards
+    for i in range(n):
+        if not keep[i]:
+            continue
+        kid = <int32_t>(R.buf[i] >> 8)
+        v = R.buf[i] & 0xFF
+        nj = (R.keys[kid] >> 11) & 127
+        jleft = R.jH - (nj if nj < R.jH else R.jH)
+        upper = left + jleft
+        if R.rem[kid] < upper:
+            upper = R.rem[kid]
+        upper += v
+        if upper > lower or (v == lower and R.whole[kid] and complete_able(R, kid, r)):
+            R.buf[m] = R.buf[i]
+            m += 1
+    free(keep)
+    return m
+
+
+cdef inline int complete_able(Run *R, int32_t kid, int r) noexcept:
+    cdef int ns = (R.keys[kid] >> 20) & 3, nt = (R.keys[kid] >> 18) & 3
+    return (ns == R.S or r + 1 <= NR - SMIN) and (nt == R.T or r + 1 <= NR - 1)
+
+
+cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
+    """Write the canonical relabelling of ``R.buf[:n]`` into ``out``.
+
+    Only relabellings that keep suits ``< split`` among themselves are tried
+    (inside a rank, the suits whose cell is done and those still to come).
+    """
+    cdef uint64_t sig[NS]
+    cdef int order[NS]
+    cdef int i, j, t, s, pi, kid, v, first = 1, a, b, ok
+    cdef Key k
+    cdef uint64_t hk, part
+    cdef uint32_t *cand = <uint32_t *>malloc(n * sizeof(uint32_t) + 4)
+    if cand == NULL:
+        raise MemoryError()
+    for s in range(NS):
+        sig[s] = 0
+    for i in range(n):
+        kid = <int32_t>(R.buf[i] >> 8)
+        v = R.buf[i] & 0xFF
+        kdec(R.keys[kid], &k)
+        hk = mix64((R.keys[kid] & 0x3FFFFF) ^ (<uint64_t>v << 40))
+        for s in range(NS):
+            part = hk
+            for j in range(3):
+                if k.o[j] != EMPTY_O:
+                    part += mix64((<uint64_t>(k.o[j] & 63) << 8) ^ (1 if (k.o[j] >> 6) == s else 2))
+                if k.b[j] != 0:
+                    part += mix64((<uint64_t>(k.b[j] & 15) << 16) ^ (3 if (k.b[j] >> 4) == s else 4))
+            sig[s] += mix64(part)
+    # suits in signature order; PERMS[pi][s] is suit s's new label
+    for pi in range(NPERM):
+        ok = 1
+        for a in range(NS):
+            if (a < split) != (PERMS[pi][a] < split):
+                ok = 0
+            for b in range(NS):
+                if (a < split) == (b < split) and sig[a] < sig[b] and PERMS[pi][a] > PERMS[pi][b]:
+                    ok = 0
+        if not ok:
+            continue
+        if pi == 0:                              # the identity: already sorted
+            memcpy(cand, R.buf, n * sizeof(uint32_t))
+        else:
+            for i in range(n):
+                kid = <int32_t>(R.buf[i] >> 8)
+                cand[i] = (<uint32_t>perm_key(R, kid, pi) << 8) | (R.buf[i] & 0xFF)
+            ce_sort_u32(cand, n)
+        if first or memcmp(cand, out, n * sizeof(uint32_t)) < 0:
+            # memcmp on little-endian words is not the numeric order, but any total order is canonical
+            memcpy(out, cand, n * sizeof(uint32_t))
+            first = 0
+    free(cand)
+    return 0
+
+
+cdef Layer *step_end(Run *R, Layer *L, int r) except NULL:
+    cdef Layer *out = layer_new()
+    cdef int32_t st, i, kid, nid, n, tag
+    cdef int v, extra, cards
+    cdef uint32_t *canon = NULL
+    cdef int64_t canoncap = 0
+    try:
+        for st in range(L.n):
+            cards = L.tag[st] & 0xFF
+            extra = run_update(R, (L.tag[st] >> 8) & 0xFF, not ((L.tag[st] >> 16) & 1), r)
+            if extra < 0:
+                continue
+            for i in range(L.ln[st]):
+                kid = <int32_t>(L.ent[L.off[st] + i] >> 8)
+                v = L.ent[L.off[st] + i] & 0xFF
+                nid = end_trans(R, kid, r)
+                if nid >= 0:
+                    relax(R, nid, v)
+            n = collect(R)
+            if n == 0:
+                continue
+            if R.prune and not R.profile:
+                R.ntouched = n
+                n = prune(R, cards, r)
+                R.ntouched = 0
+            tag = cards | (extra << 8)
+            if R.symmetric and not R.profile:
+                if n > canoncap:
+                    canoncap = 2 * n
+                    canon = <uint32_t *>realloc(canon, canoncap * sizeof(uint32_t))
+                    if canon == NULL:
+                        raise MemoryError()
+                canonical(R, n, canon, 0)
+                layer_add(out, tag, canon, n, L.w[st])
+            else:
+                layer_add(out, tag, R.buf, n, L.w[st])
+    finally:
+        free(canon)
+    return out
+
+
+# ---------------------------------------------------------------- driver
+
+cdef int initial_tails(Run *R, Key *base, int nopen, int left, int lo, uint32_t *ent, int *count) except -1:
+    cdef int t, s, L
+    cdef Key n
+    n = base[0]
+    ent[count[0]] = <uint32_t>intern(R, kenc(&n)) << 8
+    count[0] += 1
+    if left == 0:
+        return 0
+    for t in range(lo, NS * R.ntails):
+        s = t // R.ntails
+        L = R.tails[t % R.ntails]
+        if not (R.ssuits >> s) & 1:
+            continue
+        n = base[0]
+        n.o[nopen] = (s << 6) | (L << 4) | L
+        n.ns = base.ns + 1
+        initial_tails(R, &n, nopen + 1, left - 1, t, ent, count)
+    return 0
+
+
+_debug = [False]
+
+
+def rank_dp(problem, progress=None):
+    """The rank DP of ``solver.continental.exact`` (see the module docstring)."""
+    cdef Run R
+    cdef Layer *L = NULL
+    cdef Layer *nxt
+    cdef Key k
+    cdef int i, r, s, count = 0, m, d, best, cards, cells
+    cdef uint32_t init[4096]
+    cdef int32_t st, j, kid
+    cdef u128_t acc[32][16]
+    memset(&R, 0, sizeof(Run))
+    p = problem
+    R.T = p.trios; R.S = p.straights; R.D = p.decks; R.J = p.jokers
+    R.MJ4 = p.max_joker_straight; R.MJ3 = p.max_joker_trio; R.jH = p.hand_jokers
+    R.N = p.naturals; R.size = p.size; R.rotation = p.rotation; R.profile = bool(p.profile)
+    R.prune = bool(p.prune); R.symmetric = bool(p.symmetric); R.capbind = bool(p.cap_binds)
+    R.ssuits = p.straight_suits
+    if R.S > 3 or R.T > 3 or R.J > 127 or R.D > 15 or R.N > 13 or R.size > 12 + 13:
+        raise ValueError("problem out of the kernel's range")
+    for r in range(NR):
+        R.cells[r] = p.cells[r]
+    R.ntails = len(p.tails)
+    for i in range(R.ntails):
+        R.tails[i] = p.tails[i]
+    R.capkeys = 1 << 10
+    R.keys = <uint64_t *>malloc(R.capkeys * sizeof(uint64_t))
+    cells = NS * (R.D + 1)
+    R.c_start = <int64_t *>malloc(R.capkeys * NR * sizeof(int64_t))
+    R.n_start = <int32_t *>malloc(R.capkeys * NR * sizeof(int32_t))
+    R.c_cell = <int64_t *>malloc(R.capkeys * cells * sizeof(int64_t))
+    R.n_cell = <int32_t *>malloc(R.capkeys * cells * sizeof(int32_t))
+    R.c_end = <int32_t *>malloc(R.capkeys * NR * sizeof(int32_t))
+    R.c_perm = <int32_t *>malloc(R.capkeys * NPERM * sizeof(int32_t))
+    R.rem = <int8_t *>malloc(R.capkeys)
+    R.whole = <int8_t *>malloc(R.capkeys)
+    R.best = <int16_t *>malloc(R.capkeys * sizeof(int16_t))
+    R.touched = <int32_t *>malloc(R.capkeys * sizeof(int32_t))
+    R.smask = 2 * R.capkeys - 1
+    R.slot = <int32_t *>malloc((R.smask + 1) * sizeof(int32_t))
+    R.tpcap = 1 << 16
+    R.tp_id = <int32_t *>malloc(R.tpcap * sizeof(int32_t))
+    R.tp_gain = <int8_t *>malloc(R.tpcap)
+    R.bufcap = 1 << 12
+    R.buf = <uint32_t *>malloc(R.bufcap * sizeof(uint32_t))
+    try:
+        if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
+                or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
+                or R.whole == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
+                or R.tp_id == NULL or R.tp_gain == NULL or R.buf == NULL):
+            raise MemoryError()
+        for i in range(R.capkeys * NR):
+            R.c_start[i] = -1
+            R.c_end[i] = -2
+        for i in range(R.capkeys * cells):
+            R.c_cell[i] = -1
+        for i in range(R.capkeys * NPERM):
+            R.c_perm[i] = -2
+        for i in range(R.capkeys):
+            R.best[i] = -1
+        for i in range(R.smask + 1):
+            R.slot[i] = -1
+        for i in range(3):
+            k.o[i] = EMPTY_O
+            k.b[i] = 0
+        k.ns = k.nt = k.nj = k.td = k.cap = 0
+        initial_tails(&R, &k, 0, R.S, 0, init, &count)
+        ce_sort_u32(init, count)
+        L = layer_new()
+        layer_add(L, 0, init, count, 1)
+        for r in range(NR):
+            nxt = step_start(&R, L, r)
+            layer_free(L)
+            L = nxt
+            for s in range(NS):
+                nxt = step_cell(&R, L, r, s)
+                layer_free(L)
+                L = nxt
+            if _debug[0]:
+                import sys as _s
+                print(f"  rank {r} before end: states {L.n} entries {L.nent} keys {R.nkeys}", file=_s.stderr, flush=True)
+            nxt = step_end(&R, L, r)
+            layer_free(L)
+            L = nxt
+            if _debug[0]:
+                import sys as _s
+                print(f"  rank {r} end: states {L.n} entries {L.nent}", file=_s.stderr, flush=True)
+            if progress is not None:
+                progress()
+        result = {}
+        if R.profile:
+            for st in range(L.n):
+                prof = [[-1] * (R.J + 1) for _ in range(R.S + 1)]
+                for j in range(L.ln[st]):
+                    kid = <int32_t>(L.ent[L.off[st] + j] >> 8)
+                    kdec(R.keys[kid], &k)
+                    d = L.ent[L.off[st] + j] & 0xFF
+                    if d > prof[k.ns][k.nj]:
+                        prof[k.ns][k.nj] = d
+                key = (L.tag[st] & 0xFF, tuple(map(tuple, prof)))
+                result[key] = result.get(key, 0) + _pyint(L.w[st])
+            return result
+        memset(acc, 0, sizeof(acc))
+        for st in range(L.n):
+            cards = L.tag[st] & 0xFF
+            if cards != R.N:
+                continue
+            m = run_weight(&R, (L.tag[st] >> 8) & 0xFF)
+            if m == 0:
+                continue
+            best = -1
+            for j in range(L.ln[st]):
+                d = L.ent[L.off[st] + j] & 0xFF
+                if d > best:
+                    best = d
+            acc[R.size - best][m] += L.w[st]
+        for d in range(32):
+            for m in range(16):
+                if acc[d][m]:
+                    result[(d, m)] = _pyint(acc[d][m])
+        return result
+    finally:
+        layer_free(L)
+        free(R.keys); free(R.c_start); free(R.n_start); free(R.c_cell); free(R.n_cell)
+        free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.best); free(R.touched)
+        free(R.slot); free(R.tp_id); free(R.tp_gain); free(R.buf)
+
+
+cdef object _pyint(u128_t x):
+    return (int(ce_hi(x)) << 64) | int(ce_lo(x))

@@ -1,0 +1,572 @@
+"""Exact odds for every contract: count all dealt hands by their deficiency.
+
+A hand's deficiency depends only on how many copies of each card it holds and
+on its jokers, so the count runs over *count vectors* (13 ranks x 4 suits,
+0..decks copies each), weighting each by the physical hands it stands for,
+``prod C(decks, copies) * C(pack jokers, hand jokers)``.  There are far too
+many count vectors to list (about 9e12 for round 7), so two dynamic
+programmes do the counting.  Both compute the same quantity as the search in
+:mod:`solver.continental.deficiency`: the least ``cost(M)`` over multisets
+``M`` of cards forming the contract with minimum-size combinations (trios of
+3, straights of 4, a joker mask per straight), feasible when no card is used
+more often than the pack holds it.  Since ``cost(M) = |M| - matched(M)``,
+where ``matched(M)`` counts the hand's cards (jokers included) that ``M``
+uses, the deficiency is ``3 trios + 4 straights - max_M matched(M)``.
+
+**Rank DP** (any contract).  Walk the ranks 0..12 and, inside a rank, the
+suits s h d c, one cell at a time.  A *key* is a partial contract: the
+straights in progress (suit, places so far, jokers so far), the trios placed
+and, inside the current rank, how many trio naturals are still to be matched
+there; a *state* is a function key -> best ``matched`` so far over the hand's
+cells seen so far.  At a cell holding ``h`` copies, ``n`` straight naturals
+placed there match ``min(n, h)`` and the rank's trios take what is left,
+greedily, which is optimal because a trio's suits are free (the engine's
+closed form ``max(excess, sum(S_s - H_s) + T)`` is the same sum).  Two hand
+prefixes with the same function have the same future, so the DP keeps one
+state per function with the number of physical prefixes as its weight.  It is
+exact by construction: every ``M`` the engine considers is a path through the
+keys, with the same feasibility tests (copies per card, naturals per rank,
+jokers per combination and in the pack), and every path is such an ``M``.
+
+Straights may run through the ace (the ranks are a circle).  A straight that
+crosses the cut between K and A is started before rank 0 as a *tail* and
+finished, with the same suit and joker budget, at ranks 10..12; the tails make
+the states many.  When no card is needed twice (``straights <= decks`` and
+``3 trios + straights <= 4 decks``) and every hand has an empty rank (at most
+12 naturals), a shift argument removes most of them: a straight crossing the
+cut whose places on one side lie in empty ranks can slide to the other side
+without raising the cost (a natural in an empty rank is always drawn, and a
+natural added elsewhere costs at most one).  So each hand is counted in the
+rotation that ends with a longest run of empty ranks: with a run of 3 or more
+no straight crosses the cut, with a run of 2 only ``J-Q-K-A`` can, with 1
+``J-Q-K-A`` and ``Q-K-A-2``.  A hand with ``m`` longest runs is reached by
+``m`` rotations, so it is counted with weight ``13/m``; ``m`` is part of the
+state.  With jokers in hand ``jh`` the DP is run once per ``jh`` (naturals
+``n - jh``), and under the same condition joker slots beyond ``jh`` never help
+(a drawn joker can be a drawn natural), so the pack's jokers are capped at
+``jh``.  Two prunings keep the functions small and change no maximum: a key
+using more jokers and matching no more than another is dropped, and so is a
+key whose value plus everything still to come cannot beat a key that is
+already a complete-able contract.
+
+**Suit profiles** (contracts without trios).  Straights never share a suit,
+so a suit's row (13 counts) contributes a profile ``P(m, j)``: the most
+naturals ``m`` straights with ``j`` joker slots can match in that suit.  The
+same DP on one suit lists the rows by profile; four suits combine by the
+max-plus convolution of profiles (a hand's best contract splits its straights
+and jokers between the suits), and the jokers in hand add ``min(j, jh)``.
+
+:func:`distribution` picks the method (:func:`plan`); both DPs run in pure
+Python (this module, the specification) or compiled
+(``solver.cext.continental_exact``, the same algorithm, the same states).  The
+tests compare them with each other and with brute force over every hand of
+reduced packs, each hand's deficiency given by the search engine itself.
+:func:`unsupported` names the packs the exact count refuses.
+
+>>> from math import comb
+>>> one_deck = Pack(decks=1, jokers_per_deck=0)
+>>> dist = distribution(1, pack=one_deck, hand_size=4)
+>>> dist                        # 4 cards of one deck, two trios (6 places): at least 2 to draw
+{2: 5304, 3: 82381, 4: 183040}
+>>> sum(dist.values()) == comb(52, 4)
+True
+>>> distribution(2, pack=one_deck, hand_size=3) == distribution(2, pack=one_deck, hand_size=3, engine="python")
+True
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from math import comb
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from solver.continental.notation import N_RANKS, N_SUITS, Pack
+from solver.continental.rules import STRAIGHT_MIN, TRIO_MIN, get_round
+from solver.errors import InputError
+
+ALL_SUITS = (1 << N_SUITS) - 1
+FULL = (ALL_SUITS,) * N_RANKS          # every cell of the pack may hold cards
+NO_ROTATION, RUN3, RUN2, RUN1 = 0, 1, 2, 3
+TAILS = {NO_ROTATION: (1, 2, 3), RUN3: (), RUN2: (3,), RUN1: (2, 3)}
+PERMS = tuple(itertools.permutations(range(N_SUITS)))
+
+
+class Problem(NamedTuple):
+    """One DP run: a contract shape, a pack, and which hands are counted.
+
+    ``naturals`` natural cards and ``hand_jokers`` jokers; ``cells[r]`` is the
+    bitmask of suits whose cards of rank ``r`` the hands may hold;
+    ``straight_suits`` the suits straights may use; ``jokers`` the joker slots
+    M may hold in all; ``tails`` the wrap lengths allowed (``L`` places of a
+    straight crossing the cut lie at ranks 13-L..12); ``rotation`` one of
+    NO_ROTATION, RUN3, RUN2, RUN1; ``profile`` lists rows by suit profile
+    instead of hands by deficiency.
+    """
+
+    trios: int
+    straights: int
+    naturals: int
+    hand_jokers: int
+    decks: int
+    jokers: int
+    joker_limit: bool
+    cells: Tuple[int, ...] = FULL
+    straight_suits: int = ALL_SUITS
+    tails: Tuple[int, ...] = (1, 2, 3)
+    rotation: int = NO_ROTATION
+    profile: bool = False
+    prune: bool = True
+
+    @property
+    def max_joker_straight(self) -> int:
+        return STRAIGHT_MIN // 2 if self.joker_limit else STRAIGHT_MIN - 1
+
+    @property
+    def max_joker_trio(self) -> int:
+        return TRIO_MIN // 2 if self.joker_limit else TRIO_MIN - 1
+
+    @property
+    def size(self) -> int:
+        return TRIO_MIN * self.trios + STRAIGHT_MIN * self.straights
+
+    @property
+    def cap_binds(self) -> bool:
+        """Whether naturals per rank (straights plus trios) can exceed the pack's."""
+        return TRIO_MIN * self.trios + self.straights > N_SUITS * self.decks
+
+    @property
+    def symmetric(self) -> bool:
+        return self.straight_suits == ALL_SUITS and all(c in (0, ALL_SUITS) for c in self.cells)
+
+
+# ---------------------------------------------------------------------------
+# the rank DP, pure Python
+#
+# key = (opens, obligs, ns, nt, nj, td, cap)
+#   opens  : sorted tuple of (suit, places, jokers, wrap) straights in progress;
+#            wrap = L > 0 for a tail (its places count the L head places to come)
+#   obligs : sorted tuple of (suit, L, jokers): tails done, heads due at 13-L..12
+#   ns, nt : straights started, trios placed;  nj: joker slots in M
+#   td     : trio naturals of this rank still unmatched;  cap: naturals this rank may still take
+# ---------------------------------------------------------------------------
+
+def _joker_gain(p: Problem, nj: int, add: int) -> int:
+    return max(0, min(nj + add, p.hand_jokers) - min(nj, p.hand_jokers))
+
+
+def _initial(p: Problem) -> Dict[tuple, int]:
+    tails = [(s, L) for s in range(N_SUITS) if p.straight_suits >> s & 1 for L in p.tails]
+    out = {}
+    for k in range(p.straights + 1):
+        for combo in itertools.combinations_with_replacement(tails, k):
+            opens = tuple(sorted((s, L, 0, L) for s, L in combo))
+            out[(opens, (), k, 0, 0, 0, 0)] = 0
+    return out
+
+
+def _rank_start(p: Problem, r: int, key: tuple):
+    """(key', gain) after converting due heads, starting straights, placing trios."""
+    opens, obligs, ns, nt, nj, _, _ = key
+    opens = list(opens)
+    kept = []
+    for s, L, q in obligs:
+        if N_RANKS - L == r:
+            opens.append((s, STRAIGHT_MIN - L, q, 0))
+        else:
+            kept.append((s, L, q))
+    kept = tuple(kept)
+    suits = [s for s in range(N_SUITS) if p.straight_suits >> s & 1]
+    most = p.straights - ns if r <= N_RANKS - STRAIGHT_MIN else 0
+    for k in range(most + 1):
+        for new in itertools.combinations_with_replacement(suits, k):
+            o = tuple(sorted(opens + [(s, 0, 0, 0) for s in new]))
+            for kt in range(p.trios - nt + 1):
+                for ks in itertools.combinations_with_replacement(range(p.max_joker_trio + 1), kt):
+                    jk = sum(ks)
+                    if nj + jk > p.jokers:
+                        continue
+                    td = TRIO_MIN * kt - jk
+                    cap = N_SUITS * p.decks - td if p.cap_binds else 0
+                    if cap < 0:
+                        continue
+                    yield (o, kept, ns + k, nt + kt, nj + jk, td, cap), _joker_gain(p, nj, jk)
+
+
+def _cell(p: Problem, s: int, h: int, key: tuple):
+    """(key', gain) for the cell of suit ``s`` holding ``h`` copies."""
+    opens, obligs, ns, nt, nj, td, cap = key
+    mine = [o for o in opens if o[0] == s]
+    rest = [o for o in opens if o[0] != s]
+    for jokers in itertools.product((0, 1), repeat=len(mine)):
+        n_j = sum(jokers)
+        n_n = len(mine) - n_j
+        if n_n > p.decks or (p.cap_binds and n_n > cap) or nj + n_j > p.jokers:
+            continue
+        out, ob, ok = list(rest), list(obligs), True
+        for (suit, placed, q, wrap), j in zip(mine, jokers):
+            q += j
+            if q > p.max_joker_straight:
+                ok = False
+                break
+            if placed + 1 == STRAIGHT_MIN:
+                if wrap:
+                    ob.append((suit, wrap, q))
+            else:
+                out.append((suit, placed + 1, q, wrap))
+        if not ok:
+            continue
+        matched = min(n_n, h)
+        take = min(td, h - matched)
+        yield ((tuple(sorted(out)), tuple(sorted(ob)), ns, nt, nj + n_j, td - take,
+                cap - n_n if p.cap_binds else 0),
+               matched + take + _joker_gain(p, nj, n_j))
+
+
+def _rank_end(p: Problem, r: int, key: tuple) -> Optional[tuple]:
+    opens, obligs, ns, nt, nj, _, _ = key
+    if not p.profile and ns < p.straights and r >= N_RANKS - STRAIGHT_MIN:
+        return None
+    if r == N_RANKS - 1 and (opens or obligs or (not p.profile and nt < p.trios)):
+        return None
+    return opens, obligs, ns, nt, nj, 0, 0
+
+
+def _remaining(p: Problem, key: tuple) -> int:
+    """Places of the contract this key has not placed yet."""
+    opens, obligs, ns, nt, _, _, _ = key
+    placed = TRIO_MIN * nt + STRAIGHT_MIN * (ns - len(opens) - len(obligs))
+    placed += sum(placed_ - wrap for _, placed_, _, wrap in opens)
+    placed += sum(STRAIGHT_MIN - L for _, L, _ in obligs)
+    return p.size - placed
+
+
+def _prune(p: Problem, f: Dict[tuple, int], cards: int) -> Dict[tuple, int]:
+    """Drop keys that cannot change the final maximum (see the module docstring)."""
+    best_by_rest: Dict[tuple, List[Tuple[int, int, tuple]]] = {}
+    for key, v in f.items():
+        best_by_rest.setdefault(key[:4] + key[5:], []).append((key[4], v, key))
+    kept = {}
+    for group in best_by_rest.values():
+        best = -1
+        for nj, v, key in sorted(group):
+            if v > best:
+                kept[key] = v
+                best = v
+    lower = max((v for key, v in kept.items() if not key[0] and not key[1]), default=-1)
+    left = p.naturals - cards
+    out = {}
+    for key, v in kept.items():
+        complete_able = not key[0] and not key[1]
+        upper = v + min(_remaining(p, key), left + max(0, p.hand_jokers - min(key[4], p.hand_jokers)))
+        if upper > lower or (complete_able and v == lower):
+            out[key] = v
+    return out
+
+
+def _canonical(f: Dict[tuple, int]) -> tuple:
+    best = None
+    for perm in PERMS:
+        items = []
+        for (opens, obligs, *rest), v in f.items():
+            o = tuple(sorted((perm[s],) + tuple(x) for s, *x in opens))
+            b = tuple(sorted((perm[s],) + tuple(x) for s, *x in obligs))
+            items.append(((o, b, *rest), v))
+        items = tuple(sorted(items))
+        if best is None or items < best:
+            best = items
+    return best
+
+
+def _runs(p: Problem, extra: tuple, empty: bool, r: int) -> Optional[tuple]:
+    """Track empty-rank runs for the rotation classes; None drops the hand.
+
+    ``extra = (trailing empty run, runs counted)``: RUN3 counts inner runs of 3+,
+    RUN2 inner runs of exactly 2 (none longer), RUN1 inner empty ranks (all alone).
+    """
+    if p.rotation == NO_ROTATION:
+        return extra
+    run, count = extra
+    if r == 0 and empty:
+        return None                   # the cut run is maximal: rank 0 holds a card
+    longest = {RUN3: 99, RUN2: 2, RUN1: 1}[p.rotation]
+    if empty:
+        run += 1
+        if run > longest:
+            return None
+        return (min(run, 3), count)
+    counted = {RUN3: run >= 3, RUN2: run == 2, RUN1: run == 1}[p.rotation]
+    return (0, count + counted)
+
+
+def _run_weight(p: Problem, extra: tuple) -> int:
+    """The divisor m of the rotation class (0: the hand is not in this class)."""
+    if p.rotation == NO_ROTATION:
+        return 1
+    run, count = extra
+    ok = {RUN3: run >= 3, RUN2: run == 2, RUN1: run == 1}[p.rotation]
+    return count + 1 if ok else 0
+
+
+def rank_dp_python(p: Problem, progress: Optional[Callable[[], None]] = None) -> Dict:
+    """The rank DP in pure Python.
+
+    Returns ``{(deficiency, m): hands}`` (``m`` the rotation divisor, 1 without
+    rotation) or, with ``p.profile``, ``{(cards, profile): rows}``.
+    """
+    states: Dict[tuple, int] = {(0, (0, 0), False, _freeze(_initial(p))): 1}
+    for r in range(N_RANKS):
+        nxt: Dict[tuple, int] = {}
+        for (cards, extra, col, f), w in states.items():
+            g: Dict[tuple, int] = {}
+            for key, v in f:
+                for key2, gain in _rank_start(p, r, key):
+                    if g.get(key2, -1) < v + gain:
+                        g[key2] = v + gain
+            _add(nxt, (cards, extra, col, _freeze(g)), w)
+        states = nxt
+        for s in range(N_SUITS):
+            nxt = {}
+            for (cards, extra, col, f), w in states.items():
+                top = min(p.decks, p.naturals - cards) if p.cells[r] >> s & 1 else 0
+                for h in range(top + 1):
+                    g = {}
+                    for key, v in f:
+                        for key2, gain in _cell(p, s, h, key):
+                            if g.get(key2, -1) < v + gain:
+                                g[key2] = v + gain
+                    if g:
+                        _add(nxt, (cards + h, extra, col or h > 0, _freeze(g)), w * comb(p.decks, h))
+            states = nxt
+        nxt = {}
+        for (cards, extra, col, f), w in states.items():
+            extra2 = _runs(p, extra, not col, r)
+            if extra2 is None:
+                continue
+            g = {}
+            for key, v in f:
+                key2 = _rank_end(p, r, key)
+                if key2 is not None and g.get(key2, -1) < v:
+                    g[key2] = v
+            if not g:
+                continue
+            if p.prune and not p.profile:
+                g = _prune(p, g, cards)
+            frozen = _canonical(g) if p.symmetric and not p.profile else _freeze(g)
+            _add(nxt, (cards, extra2, False, frozen), w)
+        states = nxt
+        if progress:
+            progress()
+    out: Dict = {}
+    for (cards, extra, _, f), w in states.items():
+        if p.profile:
+            prof = [[-1] * (p.jokers + 1) for _ in range(p.straights + 1)]
+            for (_, _, ns, _, nj, _, _), v in f:
+                prof[ns][nj] = max(prof[ns][nj], v)
+            _add(out, (cards, tuple(map(tuple, prof))), w)
+        elif cards == p.naturals:
+            m = _run_weight(p, extra)
+            if m:
+                _add(out, (p.size - max(v for _, v in f), m), w)
+    return out
+
+
+def _freeze(g: Dict[tuple, int]) -> tuple:
+    return tuple(sorted(g.items()))
+
+
+def _add(d: dict, key, w: int) -> None:
+    d[key] = d.get(key, 0) + w
+
+
+# ---------------------------------------------------------------------------
+# suit profiles: straights only
+# ---------------------------------------------------------------------------
+
+def combine_suits(suits: Sequence[Dict[Tuple[int, tuple], int]], *, straights: int,
+                  jokers: int) -> Dict[tuple, List[int]]:
+    """{profile of the suits together: weights by cards} from each suit's rows.
+
+    A profile is a ``(straights+1) x (jokers+1)`` table of the most naturals
+    matched (-1: impossible); suits combine by max-plus convolution, their
+    card counts by ordinary convolution.
+    """
+    acc: Dict[tuple, List[int]] = {}
+    for k, rows in enumerate(suits):
+        by_prof: Dict[tuple, List[int]] = {}
+        for (cards, prof), w in rows.items():
+            arr = by_prof.setdefault(prof, [])
+            arr.extend([0] * (cards + 1 - len(arr)))
+            arr[cards] += w
+        if k == 0:
+            acc = by_prof
+            continue
+        nxt: Dict[tuple, List[int]] = {}
+        for pa, wa in acc.items():
+            for pb, wb in by_prof.items():
+                arr = nxt.setdefault(_max_plus(pa, pb, straights, jokers), [])
+                arr.extend([0] * (len(wa) + len(wb) - 1 - len(arr)))
+                for i, x in enumerate(wa):
+                    if x:
+                        for j, y in enumerate(wb):
+                            arr[i + j] += x * y
+        acc = nxt
+    return acc
+
+
+def _max_plus(a: tuple, b: tuple, straights: int, jokers: int) -> tuple:
+    out = [[-1] * (jokers + 1) for _ in range(straights + 1)]
+    for m1 in range(straights + 1):
+        for j1 in range(jokers + 1):
+            x = a[m1][j1]
+            if x < 0:
+                continue
+            for m2 in range(straights + 1 - m1):
+                for j2 in range(jokers + 1 - j1):
+                    y = b[m2][j2]
+                    if y >= 0 and x + y > out[m1 + m2][j1 + j2]:
+                        out[m1 + m2][j1 + j2] = x + y
+    return tuple(map(tuple, out))
+
+
+def profile_deficiency(prof: tuple, *, straights: int, hand_jokers: int) -> int:
+    """Deficiency of a hand whose suits combine to ``prof`` and who holds ``hand_jokers``."""
+    best = max(v + min(j, hand_jokers) for j, v in enumerate(prof[straights]) if v >= 0)
+    return STRAIGHT_MIN * straights - best
+
+
+# ---------------------------------------------------------------------------
+# orchestration
+# ---------------------------------------------------------------------------
+
+HEAVY = {5: "2 trios + 1 straight", 6: "1 trio + 2 straights"}
+"""Rounds whose rank DP is only known to finish at 2 decks with at most 2 jokers a deck."""
+
+
+def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> Optional[str]:
+    """Why the exact count of this round and pack is refused (None: it is done).
+
+    Measured on the shared 2-core machine (docs/continental.md): rounds 1-4 and
+    7 finish for every pack the CLI accepts (the slowest, round 7 with 8 decks
+    of 8 jokers, in about 5 minutes); rounds 5 and 6 are run only where they
+    were timed, 2 decks with at most 2 jokers each and the joker limit on.
+    """
+    rnd = get_round(round_number)
+    if rnd.number in HEAVY and (pack.decks != 2 or pack.jokers_per_deck > 2 or not joker_limit):
+        return (f"exact odds of round {rnd.number} ({rnd.contract}) are computed only for 2 decks with "
+                f"at most 2 jokers each and the joker limit on (other packs are not known to finish); "
+                f"use --method monte-carlo")
+    return None
+
+
+class Plan(NamedTuple):
+    """How :func:`distribution` counts a round: the method and its DP runs.
+
+    ``jobs`` holds ``(hand jokers, problem)`` for the rank DP (one run per
+    number of jokers in hand, times the rotation classes) and ``(suit,
+    problem)`` for the suit profiles (one run per suit whose cells differ from
+    an earlier suit's; equal suits share the run).
+    """
+
+    method: str                 # "rank-dp" or "suit-profiles"
+    rotation: bool              # rank DP with the empty-run rotation (the shift argument holds)
+    jobs: Tuple[Tuple[int, Problem], ...]
+
+
+def _free(rnd, pack: Pack) -> bool:
+    """No card is ever needed more often than the pack holds it (straights per suit, naturals per rank)."""
+    return rnd.straights <= pack.decks and TRIO_MIN * rnd.trios + rnd.straights <= N_SUITS * pack.decks
+
+
+def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
+         hand_size: Optional[int] = None, cells: Sequence[int] = FULL) -> Plan:
+    rnd = get_round(round_number)
+    n = rnd.cards if hand_size is None else hand_size
+    cells = tuple(cells)
+    if rnd.trios == 0:
+        slots = min(pack.jokers, rnd.straights * Problem(0, 1, 0, 0, 1, 0, joker_limit).max_joker_straight)
+        jobs, seen = [], {}
+        for s in range(N_SUITS):
+            one = tuple(c >> s & 1 for c in cells)
+            if one not in seen:
+                seen[one] = s
+                jobs.append((s, Problem(0, rnd.straights, n, 0, pack.decks, slots, joker_limit, one,
+                                        straight_suits=1, profile=True)))
+        return Plan("suit-profiles", False, tuple(jobs))
+    free = _free(rnd, pack)
+    rotation = (free and rnd.straights > 0 and n <= N_RANKS - 1
+                and all(c == cells[0] for c in cells))
+    jobs = []
+    for jh in range(0, min(n, pack.jokers) + 1):
+        base = Problem(rnd.trios, rnd.straights, n - jh, jh, pack.decks,
+                       min(pack.jokers, jh) if free else pack.jokers, joker_limit, cells)
+        if rotation:
+            jobs.extend((jh, base._replace(rotation=c, tails=TAILS[c])) for c in (RUN3, RUN2, RUN1))
+        else:
+            jobs.append((jh, base))
+    return Plan("rank-dp", rotation, tuple(jobs))
+
+
+def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
+                 engine: str = "compiled", hand_size: Optional[int] = None,
+                 cells: Sequence[int] = FULL,
+                 progress: Optional[Callable[[int, int], None]] = None) -> Dict[int, int]:
+    """{deficiency: number of physical hands} over every hand of a round.
+
+    ``hand_size`` (default: the round's deal) and ``cells`` (a bitmask of suits
+    per rank that hands may hold; the pack stays whole for the exchanges)
+    shrink the problem for the tests.  ``progress(done, total)`` is called
+    after each rank of each DP run.  Deficiencies no hand has are left out.
+    """
+    rnd = get_round(round_number)
+    if engine not in ("compiled", "python"):
+        raise InputError(f"engine must be 'compiled' or 'python', not {engine!r}")
+    n = rnd.cards if hand_size is None else hand_size
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 13:
+        raise InputError(f"hand size must be 1 to 13, not {n!r}")
+    cells = tuple(cells)
+    if len(cells) != N_RANKS or any(not 0 <= c <= ALL_SUITS for c in cells):
+        raise InputError("cells must be 13 suit bitmasks (0-15)")
+    pl = plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=n, cells=cells)
+    dp = rank_dp_python if engine == "python" else _compiled_rank_dp
+    total_steps = N_RANKS * len(pl.jobs)
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total_steps)
+
+    total: Dict[int, Fraction] = {}
+    if pl.method == "suit-profiles":
+        rows = {s: dp(prob, tick) for s, prob in pl.jobs}
+        by_suit = []
+        for s in range(N_SUITS):
+            one = tuple(c >> s & 1 for c in cells)
+            by_suit.append(next(rows[t] for t, prob in pl.jobs if prob.cells == one))
+        slots = pl.jobs[0][1].jokers
+        combined = combine_suits(by_suit, straights=rnd.straights, jokers=slots)
+        for jh in range(0, min(n, pack.jokers) + 1):
+            ways = comb(pack.jokers, jh)
+            for prof, arr in combined.items():
+                if n - jh < len(arr) and arr[n - jh]:
+                    d = profile_deficiency(prof, straights=rnd.straights, hand_jokers=jh)
+                    total[d] = total.get(d, 0) + ways * arr[n - jh]
+    else:
+        for jh, prob in pl.jobs:
+            ways = comb(pack.jokers, jh)
+            for (d, m), w in dp(prob, tick).items():
+                scale = Fraction(N_RANKS, m) if prob.rotation else 1
+                total[d] = total.get(d, 0) + ways * w * scale
+    out = {}
+    for d in sorted(total):
+        value = Fraction(total[d])
+        if value.denominator != 1:
+            raise AssertionError(f"non-integral count {value} for deficiency {d}")
+        if value:
+            out[d] = int(value)
+    return out
+
+
+def _compiled_rank_dp(p: Problem, progress=None) -> Dict:
+    from solver.cext import continental_exact as _kernel
+    return _kernel.rank_dp(p, progress)

@@ -1,0 +1,177 @@
+"""Exact odds (solver.continental.exact): the counting DPs against brute force, each other,
+the trio-only partition count and the definition of the pack.
+
+Brute force enumerates every hand of a reduced pack (fewer ranks or suits, one deck or
+two, few jokers, small hands: ``cells`` says which cards a hand may hold, the pack stays
+whole for the exchanges) and asks the search engine for each hand's deficiency.
+"""
+from __future__ import annotations
+
+import random
+from math import comb
+
+import pytest
+
+from solver.cext import continental as engine
+from solver.continental import exact
+from solver.continental.analysis import exact_distribution, odds
+from solver.continental.notation import Pack
+from solver.continental.rules import ROUNDS
+from solver.errors import InputError
+
+ONE_DECK = Pack(decks=1, jokers_per_deck=0)
+ALL = 15
+
+
+def brute(rnd, pack, n, cells, joker_limit=True):
+    """{deficiency: hands} over every hand of ``n`` cards whose naturals lie in ``cells``."""
+    kinds = [s * 13 + r for r in range(13) for s in range(4) if cells[r] >> s & 1]
+    out = {}
+    vec = [0] * 53
+
+    def rec(i, left, weight):
+        if i == len(kinds) or left == 0:
+            if left <= pack.jokers:
+                vec[52] = left
+                d = engine.deficiency(vec, rnd, pack.decks, pack.jokers_per_deck, joker_limit)[0]
+                out[d] = out.get(d, 0) + weight * comb(pack.jokers, left)
+                vec[52] = 0
+            return
+        c = kinds[i]
+        for h in range(min(pack.decks, left) + 1):
+            vec[c] = h
+            rec(i + 1, left - h, weight * comb(pack.decks, h))
+        vec[c] = 0
+
+    rec(0, n, 1)
+    return dict(sorted(out.items()))
+
+
+def ranks(*rs, suits=ALL):
+    return tuple(suits if r in rs else 0 for r in range(13))
+
+
+EVERY_RANK_ONE_SUIT = (1,) * 13
+AROUND_THE_ACE = ranks(0, 1, 2, 10, 11, 12)
+
+# (round, pack, hand size, cells, joker limit): every contract shape, through the ace,
+# with and without jokers; on every rank (the rotation classes) and on a few ranks.
+CASES = [
+    (1, ONE_DECK, 7, ranks(0, 1, 2, 3, 4), True),
+    (1, Pack(2, 1), 6, ranks(3, 4, 5, suits=3), True),
+    (2, ONE_DECK, 5, AROUND_THE_ACE, True),
+    (2, ONE_DECK, 8, EVERY_RANK_ONE_SUIT, True),
+    (2, Pack(2, 1), 6, EVERY_RANK_ONE_SUIT, True),
+    (3, ONE_DECK, 5, AROUND_THE_ACE, True),
+    (3, Pack(2, 1), 7, EVERY_RANK_ONE_SUIT, False),
+    (4, ONE_DECK, 6, ranks(5, 6, 7, 8), True),
+    (4, Pack(1, 2), 5, ranks(5, 6, 7), False),
+    (5, ONE_DECK, 5, AROUND_THE_ACE, True),
+    (5, Pack(2, 1), 6, EVERY_RANK_ONE_SUIT, True),
+    (6, ONE_DECK, 5, AROUND_THE_ACE, True),
+    (6, Pack(2, 1), 5, EVERY_RANK_ONE_SUIT, True),
+    (6, Pack(1, 1), 4, ranks(0, 1, 12, suits=3), True),
+    (7, ONE_DECK, 5, AROUND_THE_ACE, True),
+    (7, Pack(2, 1), 5, EVERY_RANK_ONE_SUIT, True),
+    (7, Pack(1, 1), 6, ranks(0, 1, 2, 3, 11, 12, suits=5), False),
+]
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells, joker_limit", CASES,
+                         ids=[f"r{c[0]}-{c[1].decks}x{c[1].jokers_per_deck}-n{c[2]}-{i}" for i, c in enumerate(CASES)])
+def test_exact_counts_equal_brute_force(rnd, pack, n, cells, joker_limit):
+    want = brute(rnd, pack, n, cells, joker_limit)
+    got = exact.distribution(rnd, pack=pack, hand_size=n, cells=cells, joker_limit=joker_limit)
+    assert got == want
+
+
+def test_the_cases_reach_every_method():
+    """Each shape is checked by the method the default pack uses, rotation classes included."""
+    methods = {(rnd, exact.plan(rnd, pack=pack, hand_size=n, cells=cells).method,
+                exact.plan(rnd, pack=pack, hand_size=n, cells=cells).rotation)
+               for rnd, pack, n, cells, _ in CASES}
+    for rnd in ROUNDS:
+        default = exact.plan(rnd)
+        assert (rnd, default.method, default.rotation) in methods
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells", [
+    (2, Pack(2, 1), 4, ranks(0, 1, 2, 12, suits=1)),   # rank DP, tails through the ace, jokers
+    (2, ONE_DECK, 3, ranks(0, 1, 12)),                 # rank DP, suit relabelling
+    (7, Pack(1, 1), 5, ranks(0, 1, 2, 12, suits=3)),   # suit profiles
+    pytest.param(6, ONE_DECK, 2, ranks(0, 1, 12), marks=pytest.mark.slow),   # two straights and a trio
+    pytest.param(5, Pack(1, 1), 3, ranks(0, 11, 12), marks=pytest.mark.slow),   # two trios, jokers
+])
+def test_compiled_dp_equals_the_python_specification(rnd, pack, n, cells):
+    kw = dict(pack=pack, hand_size=n, cells=cells)
+    assert exact.distribution(rnd, engine="compiled", **kw) == exact.distribution(rnd, engine="python", **kw)
+
+
+def test_compiled_dp_states_equal_python_on_one_problem():
+    """Same keys, same rotation classes: the raw results of one run agree."""
+    from solver.cext import continental_exact as kernel
+    prob = exact.plan(2, pack=Pack(2, 1), hand_size=4, cells=EVERY_RANK_ONE_SUIT).jobs[4][1]
+    assert prob.rotation and kernel.rank_dp(prob) == exact.rank_dp_python(prob)
+
+
+@pytest.mark.parametrize("rnd", [1, 4])
+def test_trio_rounds_equal_the_partition_count(rnd):
+    for pack in (Pack(), Pack(1, 0), Pack(3, 3)):
+        assert exact.distribution(rnd, pack=pack) == exact_distribution(rnd, pack=pack)
+
+
+@pytest.mark.parametrize("rnd", [3, pytest.param(2, marks=pytest.mark.slow)])
+def test_every_hand_of_the_default_pack_is_counted(rnd):
+    dist = exact.distribution(rnd)
+    assert sum(dist.values()) == comb(108, ROUNDS[rnd].cards)
+    assert min(dist) == 0 and all(v > 0 for v in dist.values())
+
+
+def test_progress_counts_every_step():
+    seen = []
+    exact.distribution(2, pack=ONE_DECK, hand_size=4, progress=lambda done, total: seen.append((done, total)))
+    total = seen[-1][1]
+    assert seen == [(i, total) for i in range(1, total + 1)] and total == 13 * len(exact.plan(2, hand_size=4, pack=ONE_DECK).jobs)
+
+
+def test_unsupported_packs_are_named():
+    assert exact.unsupported(6) is None and exact.unsupported(5, Pack(2, 1)) is None
+    assert "monte-carlo" in exact.unsupported(6, Pack(3, 2))
+    assert exact.unsupported(5, Pack(2, 2), joker_limit=False) is not None
+    assert all(exact.unsupported(r, Pack(8, 8)) is None for r in (1, 2, 3, 4, 7))
+    with pytest.raises(InputError):
+        exact.distribution(2, hand_size=14)
+
+
+def test_odds_exact_fraction_and_counts():
+    r = odds(3)
+    assert r["method"] == "exact" and r["deals"] == comb(108, 9)
+    num, den = map(int, r["p_fraction"].split("/"))
+    assert num * r["deals"] == r["counts"]["0"] * den
+    assert r["ci95"] == [r["p_meets"]] * 2 == r["ci999"]
+    assert odds(6, pack=Pack(3, 2), deals=200)["method"] == "monte-carlo"   # auto falls back
+
+
+@pytest.mark.slow
+def test_random_reduced_packs_equal_brute_force():
+    rng = random.Random(16)
+    for _ in range(40):
+        rnd = rng.randint(1, 7)
+        pack = Pack(rng.choice([1, 1, 2]), rng.choice([0, 0, 1, 2]))
+        chosen = rng.sample(range(13), rng.randint(3, 6))
+        cells = ranks(*chosen, suits=rng.choice([1, 3, 5, 7, 15]))
+        n = rng.randint(3, 7)
+        joker_limit = rng.random() < 0.8
+        assert exact.distribution(rnd, pack=pack, hand_size=n, cells=cells, joker_limit=joker_limit) == \
+            brute(rnd, pack, n, cells, joker_limit)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rnd", [1, 2, 3, 4, 7])
+def test_exact_inside_the_monte_carlo_interval(rnd):
+    """The exact P(meets) lies in the 99.9% interval of 400,000 seeded deals (10 million
+    per round in docs/continental.md)."""
+    ex = odds(rnd)
+    mc = odds(rnd, deals=400_000, seed=16, method="monte-carlo")
+    lo, hi = mc["ci999"]
+    assert lo <= ex["p_meets"] <= hi
