@@ -43,6 +43,12 @@ LIMITS = ("nodes", "time", "memory")
 
 
 # -- limits ------------------------------------------------------------------
+MAX_NODES = 2 ** 63 - 1
+"""Node counters are signed 64-bit in every kernel."""
+
+MAX_SECONDS = 1e9
+"""About 30 years: a longer time limit is a typing slip (and overflows clocks in C)."""
+
 def _memory_mb() -> float:
     """Physical memory in MiB (a bound for table sizes); 64 GiB if unknown."""
     try:
@@ -78,9 +84,15 @@ class Limits:
 
     def __post_init__(self) -> None:
         if self.node_limit is not None:
-            object.__setattr__(self, "node_limit", check_positive("node_limit", self.node_limit, integer=True))
+            nodes = check_positive("node_limit", self.node_limit, integer=True)
+            if nodes > MAX_NODES:
+                raise InputError(f"node_limit must be at most {MAX_NODES} (a 64-bit counter)")
+            object.__setattr__(self, "node_limit", nodes)
         if self.time_limit is not None:
-            object.__setattr__(self, "time_limit", check_positive("time_limit", self.time_limit))
+            seconds = check_positive("time_limit", self.time_limit)
+            if seconds > MAX_SECONDS:
+                raise InputError(f"time_limit must be at most {MAX_SECONDS:.0e} seconds")
+            object.__setattr__(self, "time_limit", seconds)
         if self.table_mb is not None:
             mb = check_positive("table_mb", self.table_mb)
             if mb > _memory_mb():
