@@ -118,10 +118,14 @@ def hand(cards, seed, round_number, node_limit, time_limit, table_mb, decks, jok
               help="Threads for Monte Carlo.")
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr for the exact count (default: when stderr is a terminal).")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+              help="Draw the deficiency distribution to this image (.png, .svg, ...).")
+@click.option("--with", "others", type=click.Path(exists=True, dir_okay=False), multiple=True,
+              help="Also draw the rounds of these `odds --json` outputs (repeatable).")
 @pack_options
 @JSON
-def odds(round_number, deals, seed, method, workers, progress, decks, jokers_per_deck, joker_limit,
-         as_json):
+def odds(round_number, deals, seed, method, workers, progress, plot_file, others, decks,
+         jokers_per_deck, joker_limit, as_json):
     """P(a dealt hand meets round R's contract) and the deficiency distribution.
 
     Exact (every hand of the pack counted, P as a fraction) for every round at
@@ -144,6 +148,18 @@ def odds(round_number, deals, seed, method, workers, progress, decks, jokers_per
     finally:
         if bar is not None:
             bar.close()
+    if plot_file is not None:
+        from solver.plot import deficiency_by_round
+        drawn = [result]
+        for name in others:
+            try:
+                drawn.append(json.loads(read_text_file(name)))
+                drawn[-1]["counts"].items()
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raise InputError(f"{name}: not the output of `solve continental odds --json`") from None
+        deficiency_by_round(drawn, plot_file)
+    elif others:
+        raise InputError("--with needs --plot FILE")
     if as_json:
         emit_json(result)
     else:

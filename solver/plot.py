@@ -268,3 +268,37 @@ def save_figure(fig, out: str, *, reads=()) -> None:
             fig.savefig(fh, format=fmt, dpi=110)
     except ValueError as exc:
         raise InputError(f"cannot write {describe(out)}: {exc}") from None
+
+
+def deficiency_by_round(results: List[dict], out: str) -> None:
+    """Continental's deficiency distribution by round, from ``solve continental odds --json``
+    objects (one per round; exact or Monte Carlo): the share of hands at each deficiency,
+    one line per round, on a log scale (P(meets) is the share at 0)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("plotting needs matplotlib: pip install '.[plot]'") from None
+    if not results:
+        raise InputError("nothing to plot: no odds results")
+    fig, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
+    for r in sorted(results, key=lambda r: r["round"]):
+        counts = {int(d): n for d, n in r["counts"].items()}
+        total = sum(counts.values())
+        ds = sorted(counts)
+        tag = "exact" if r["method"] == "exact" else f"{r['deals']:,} deals"
+        ax.plot(ds, [counts[d] / total for d in ds], marker="o",
+                label=f"round {r['round']}: {r['contract']} ({tag})")
+    ax.set_yscale("log")
+    ax.set_xlabel("deficiency (cards to exchange before the contract is met)")
+    ax.set_ylabel("share of dealt hands")
+    ax.grid(True, which="major", alpha=0.3)
+    outside_legend(ax)
+    first = results[0]
+    fig.suptitle(f"Continental: deficiency of a dealt hand by round "
+                 f"({first['decks']} decks x {first['jokers_per_deck']} jokers)")
+    try:
+        save_figure(fig, out)
+    finally:
+        plt.close(fig)

@@ -175,3 +175,23 @@ def test_exact_inside_the_monte_carlo_interval(rnd):
     mc = odds(rnd, deals=400_000, seed=16, method="monte-carlo")
     lo, hi = mc["ci999"]
     assert lo <= ex["p_meets"] <= hi
+
+
+def test_odds_command_exact_json_text_and_plot(tmp_path):
+    import json
+    from click.testing import CliRunner
+    from solver.cli.main import solve
+    run = CliRunner().invoke
+    r = run(solve, ["continental", "odds", "--round", "1", "--json"])
+    out = json.loads(r.output)
+    assert r.exit_code == 0 and out["p_fraction"] == "1397012/268107867" and out["seed"] is None
+    assert sum(out["counts"].values()) == comb(108, 7)
+    saved = tmp_path / "r1.json"
+    saved.write_text(r.output)
+    text = run(solve, ["continental", "odds", "--round", "4"]).output
+    assert "exactly: 2039363/1546561995" in text
+    assert run(solve, ["continental", "odds", "--round", "4", "--with", str(saved)]).exit_code == 2
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "d.png"
+    r = run(solve, ["continental", "odds", "--round", "4", "--plot", str(picture), "--with", str(saved)])
+    assert r.exit_code == 0 and picture.stat().st_size > 1000
