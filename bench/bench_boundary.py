@@ -45,3 +45,43 @@ def test_report_ratio(capsys):
         print(f"\nperft start: compiled depth 5 {fast / 1e6:.1f} M leaves/s (bulk), "
               f"reference depth 3 {slow / 1e3:.1f} k leaves/s, ratio {fast / slow:.0f}x")
     assert fast > slow
+
+
+# -- the proof search on the record's positions (docs/boundary.md, the table) ---------------
+
+RECORD = "/work/shared/seeds/boundary.txt"
+
+
+def _record_position(back):
+    from pathlib import Path
+    from solver.boundary.replay import replay_text
+    return replay_text(Path(RECORD).read_text()).positions[-1 - back]
+
+
+def test_proof_search_record_4_back(benchmark):
+    """Red to move loses in 8: the proof search's nodes per second."""
+    board = Board.from_position(_record_position(4))
+    out = benchmark.pedantic(board.search, kwargs={"max_depth": 40, "time_limit": 60}, rounds=1)
+    assert (out["result"], out["plies"]) == ("loss", 8)
+
+
+def test_report_techniques(capsys):
+    """Each technique switched off in turn (and ETC switched on) on the record 4 plies back:
+    nodes and seconds against the default, within 60 s each."""
+    from solver.cext.boundary import DEFAULT_OPTS, OPTIONS
+    pos = _record_position(4)
+    rows = []
+    for name, opts in [("default", DEFAULT_OPTS)] + [
+            (f"-{k}", DEFAULT_OPTS & ~v) for k, v in OPTIONS.items() if DEFAULT_OPTS & v] + [
+            ("+etc", DEFAULT_OPTS | OPTIONS["etc"])]:
+        t = time.perf_counter()
+        out = Board.from_position(pos).search(max_depth=40, time_limit=60, opts=opts)
+        dt = time.perf_counter() - t
+        rows.append((name, out["result"], out["plies"], out["nodes"], dt))
+    with capsys.disabled():
+        base = rows[0]
+        for name, result, plies, nodes, dt in rows:
+            print(f"\n{name:10s} {result:8s} {plies!s:4s} {nodes:>11,d} nodes {dt:6.2f} s "
+                  f"({nodes / max(dt, 1e-9) / 1e6:.2f} M nodes/s; x{dt / base[4]:.1f} time)", end="")
+        print()
+    assert rows[0][1] == "loss"

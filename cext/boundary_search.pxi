@@ -171,12 +171,28 @@ cdef inline int from_tt(int v, int ply) noexcept nogil:
     return v
 
 
+cdef inline int _move_delta(const State *st, int32_t m, const int *pre) noexcept nogil:
+    """How much ``m`` changes the mover's exchange bound: only the moved pyramid's cost
+    changes (-1 at most: a pyramid off every line cannot reach its place in one move)."""
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63, piece, c0, c1
+    piece = st.stack[p0][st.height[p0] - 1]
+    c0 = _cost(piece, p0, st.height[p0] - 1, pre)
+    if p1 == TARGET[piece]:
+        if st.height[p1] == pre[TREE_OF[piece]] and WIN_STACK[st.side][TREE_OF[piece]][st.height[p1]] == piece:
+            c1 = 0                                   # it lands in its place
+        else:
+            c1 = 2
+    else:
+        c1 = _cost(piece, p1, st.height[p1], pre)
+    return c1 - c0
+
+
 cdef inline uint32_t _order_score(Searcher *S, int32_t m, int32_t ttmove, int ply,
                                   const int *pre) noexcept nogil:
     """Higher first: the table's move, a pyramid put in its place, the killers, a pyramid
     brought onto a line to its place, a landing on an own base, then history."""
     cdef State *st = &S.st
-    cdef int p0 = m & 63, p1 = (m >> 6) & 63, piece, c0, c1
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63, delta
     cdef uint32_t sc
     if m == ttmove:
         return 0xFFFFFFFFU
@@ -184,15 +200,10 @@ cdef inline uint32_t _order_score(Searcher *S, int32_t m, int32_t ttmove, int pl
     if (BASE_MASK[st.side] >> p1) & 1:
         sc += 0x10000000U
     if S.opts & OPT_PROGRESS:
-        piece = st.stack[p0][st.height[p0] - 1]
-        c0 = _cost(piece, p0, st.height[p0] - 1, pre)
-        if p1 == TARGET[piece]:
-            if st.height[p1] == pre[TREE_OF[piece]] and WIN_STACK[st.side][TREE_OF[piece]][st.height[p1]] == piece:
-                return sc + 0xC0000000U          # it lands in its place
-            c1 = 2
-        else:
-            c1 = _cost(piece, p1, st.height[p1], pre)
-        if c1 < c0:
+        delta = _move_delta(st, m, pre)
+        if delta < 0 and p1 == TARGET[st.stack[p0][st.height[p0] - 1]]:
+            return sc + 0xC0000000U          # it lands in its place
+        if delta < 0:
             sc += 0x20000000U
     if S.opts & OPT_KILLERS:
         if m == S.killer[ply][0]:
@@ -210,27 +221,93 @@ cdef inline bint _finishes(const State *st, int32_t m, const int *pre) noexcept 
             and WIN_STACK[st.side][TREE_OF[piece]][st.height[p1]] == piece)
 
 
-cdef int _win_paths(State *st, int32_t *scratch, uint64_t *req) noexcept nogil:
-    """With the side NOT to move one move from completing the exchange (bound 1): the
-    squares each of its completing moves needs empty (stone path and landing, pyramid
-    path), into ``req``; how many such moves (at most 64 kept)."""
-    cdef int me = st.side, n, i, k = 0, s0, s1
+cdef int _win_paths(const State *st, uint64_t *req) noexcept nogil:
+    """The squares each move completing the exchange of the side NOT to move (Y) needs
+    empty, into ``req`` (at most 64 kept); how many such moves.  Only a top pyramid that
+    lands in its place can complete it, so only those are tried: alone (its size, inside
+    its world), or after one of Y's stones in its world moved as far (the stone's path and
+    landing, then the pyramid's path).  Twin: ``solver.boundary.bound.completing_paths``
+    (called by the kernel only when Y's bound is 1, where landing in place completes)."""
+    cdef int y = 1 - st.side, x = st.side, k = 0
     cdef int pre[2]
+    cdef int s, h, p, t, dist, d, s0, s1, w, wt, df, dr
+    cdef uint64_t bb, sb, path, occ2, stones_all = st.stones[0] | st.stones[1], b0, b1
+    cdef bint ok_stay = st.count[y][0] >= 2 and st.count[y][1] >= 2
+    _prefixes(st, y, pre)
+    bb = st.pyr[y]
+    while bb:
+        s = lsb(bb)
+        bb &= bb - 1
+        h = st.height[s] - 1
+        p = st.stack[s][h]
+        t = TARGET[p]
+        if s == t or not ((LINES[t] >> s) & 1):
+            continue
+        if st.height[t] != pre[TREE_OF[p]] or pre[TREE_OF[p]] > 2 or WIN_STACK[y][TREE_OF[p]][st.height[t]] != p:
+            continue
+        df = t % 6 - s % 6
+        dr = t // 6 - s // 6
+        dist = df if df > 0 else -df
+        if dr > dist or -dr > dist:
+            dist = dr if dr > 0 else -dr
+        path = BETWEEN[s][t]
+        w = 0 if s % 6 < 3 else 1
+        wt = 0 if t % 6 < 3 else 1
+        if w == wt:
+            if not ok_stay:
+                continue
+            if dist == p % 3 + 1 and not (path & st.occ) and not ((stones_all >> t) & 1) and k < 64:
+                req[k] = path
+                k += 1
+        elif st.count[y][w] < 3 or st.count[y][1 - w] < 1:
+            continue
+        sb = st.stones[y] & WORLD_MASK[w]
+        while sb:
+            s0 = lsb(sb)
+            sb &= sb - 1
+            for d in range(8):
+                if dist > IN_WORLD[s0][d]:
+                    continue
+                s1 = RAY_SQ[s0][d][dist]
+                if (RAY_PATH[s0][d][dist] & st.occ) or ((st.occ >> s1) & 1) or ((BASE_MASK[x] >> s1) & 1):
+                    continue
+                b0 = <uint64_t>1 << s0
+                b1 = <uint64_t>1 << s1
+                occ2 = st.occ ^ b0 ^ b1
+                if (path & occ2) or (((stones_all ^ b0 ^ b1) >> t) & 1):
+                    continue
+                if k < 64:
+                    req[k] = RAY_PATH[s0][d][dist] | b1 | path
+                    k += 1
+    return k
+
+
+cdef bint _keeps_a_move(State *st, int32_t *scratch) noexcept nogil:
+    """Whatever the side to move X plays, the other side Y will still have a legal move:
+    among Y's first 24 generated moves, Y has three whose needed squares (paths and landings, Y's bases left out: X can
+    never occupy them) are pairwise disjoint, or one needing none.  X's move occupies at
+    most two new squares (a stone's and a pyramid's landing) and leaves Y's counts alone,
+    so it can spoil at most two of them."""
+    cdef int n, i, found = 0
     cdef int32_t m
-    st.side = 1 - me
-    _prefixes(st, st.side, pre)
-    n = gen_moves(st, scratch)
+    cdef uint64_t mask, used = 0, y_bases = BASE_MASK[1 - st.side]
+    st.side = 1 - st.side
+    n = gen_upto(st, scratch, 24)          # the first few suffice nearly always
+    st.side = 1 - st.side
     for i in range(n):
         m = scratch[i]
-        if _finishes(st, m, pre) and k < 64:
-            req[k] = BETWEEN[m & 63][(m >> 6) & 63]
-            if m & STONE_FLAG:
-                s0 = (m >> 12) & 63
-                s1 = (m >> 18) & 63
-                req[k] |= BETWEEN[s0][s1] | (<uint64_t>1 << s1)
-            k += 1
-    st.side = me
-    return k
+        mask = BETWEEN[m & 63][(m >> 6) & 63] | (<uint64_t>1 << ((m >> 6) & 63))
+        if m & STONE_FLAG:
+            mask |= BETWEEN[(m >> 12) & 63][(m >> 18) & 63] | (<uint64_t>1 << ((m >> 18) & 63))
+        mask &= ~y_bases
+        if mask == 0:
+            return True
+        if not (mask & used):
+            used |= mask
+            found += 1
+            if found >= 3:
+                return True
+    return False
 
 
 cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept nogil:
@@ -303,6 +380,18 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             if bound == 0:
                 S.horizon_hits += 1
             return bound
+    if depth == 1 and ply > 0 and (S.opts & OPT_THREAT) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL):
+        # one ply left: X wins now only by completing the exchange or by leaving Y without a
+        # move; when no move of X can do the latter, the value is known without searching
+        if _keeps_a_move(st, S.buf + ply * MAXMOVES):
+            S.threat_cuts += 1
+            st.side = 1 - me
+            v = _win_paths(st, req)            # X's completing moves (X is now "not to move")
+            st.side = me
+            if v > 0 and lbx == 1:
+                return MATE - ply - 1
+            S.horizon_hits += 1
+            return 0
     orig_alpha = alpha
     e = &S.tt[st.hash & S.tt_mask]
     if e.key == st.hash:          # verified: the whole key, not only the index bits
@@ -342,7 +431,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
         if lby < 0:
             lby = exchange_lb(st, 1 - me)
         if lby == 1:
-            nw = _win_paths(st, moves + n, req)
+            nw = _win_paths(st, req)
             if nw > 0:
                 if lbx < 0:
                     lbx = exchange_lb(st, me)
@@ -391,6 +480,14 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
         moves[bi] = moves[i]
         moves[i] = m
         scores[bi] = scores[i]
+        if lbx >= 0 and alpha >= 0 and depth >= 2 and 2 * (lbx + _move_delta(st, m, pre)) > depth - 1:
+            # the bound cut the child would make: X cannot complete in time, "not a win" (0)
+            S.bound_cuts += 1
+            S.horizon_hits += 1
+            if 0 > best:
+                best = 0
+                bestmove = m
+            continue
         make(st, m)
         v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
         unmake(st, m)
@@ -539,6 +636,14 @@ cdef class Search:
             v = negamax(S, depth, 1, alpha, beta)
         unmake(&S.st, m)
         return None if S.aborted else v
+
+
+def completing_paths(Board board):
+    """Sorted masks of squares each completing move of the side not to move needs empty
+    (the kernel's ``_win_paths``; twin ``solver.boundary.bound.completing_paths``)."""
+    cdef uint64_t req[64]
+    cdef int n = _win_paths(&board.st, req)
+    return sorted(int(req[i]) for i in range(n))
 
 
 def reference_order(Board board):

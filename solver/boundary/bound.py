@@ -111,3 +111,26 @@ def evaluate(pos: Position) -> int:
 def _count(pos: Position) -> int:
     """Legal moves of the side to move, whether or not a game is won (as the kernel counts)."""
     return sum(1 for m in pos.pseudo_moves() if pos._keeps_two_per_world(m))
+
+
+def completing_paths(pos: Position) -> list:
+    """For the side NOT to move (Y): for every legal move of Y that completes Y's
+    exchange, the squares it needs empty (the stone's path and landing, the pyramid's
+    path) as a bit mask; sorted.  (A move of the side to move that occupies none of one
+    such mask leaves Y that win: the threat-first cut.)"""
+    other = pos.clone()
+    other.side = 1 - pos.side
+    out = []
+    for m in other.pseudo_moves():
+        if not other._keeps_two_per_world(m):
+            continue
+        child = other.clone()
+        child.apply(m)
+        if not child.has_won(other.side):
+            continue
+        s0, s1, p0, p1 = m
+        squares = between(p0, p1)
+        if s0 is not None:
+            squares += between(s0, s1) + [s1]
+        out.append(sum(1 << q for q in set(squares)))
+    return sorted(out)
