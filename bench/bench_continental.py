@@ -54,3 +54,25 @@ def test_odds_round7_deals_compiled(benchmark):
 def test_odds_round1_deals_compiled(benchmark):
     benchmark.extra_info["deals"] = 200_000
     benchmark.pedantic(fast.odds_histogram, args=(1, 0, 200_000), rounds=2, iterations=1)
+
+
+# ---- exact odds (solver.continental.exact): the counting DPs
+
+EXACT_SMALL = dict(hand_size=5, cells=(1,) * 13)   # one suit, every rank: the rotation classes
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_exact_round2_small(benchmark, engine):
+    """Round 2's rank DP, 2 decks x 1 joker, 5-card hands of one suit: compiled vs the spec."""
+    from solver.continental.exact import distribution
+    from solver.continental.notation import Pack
+    benchmark.pedantic(distribution, args=(2,), kwargs=dict(pack=Pack(2, 1), engine=engine, **EXACT_SMALL),
+                       rounds=1, iterations=1)
+
+
+@pytest.mark.parametrize("rnd", [1, 2, 3, 4, 7])
+def test_exact_default_pack(benchmark, rnd):
+    """The whole count of a round at the default pack, compiled (rounds 5 and 6: docs)."""
+    from solver.continental.exact import distribution
+    benchmark.extra_info["round"] = rnd
+    benchmark.pedantic(distribution, args=(rnd,), rounds=1, iterations=1)

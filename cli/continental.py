@@ -131,6 +131,8 @@ def odds(round_number, deals, seed, method, workers, progress, plot_file, others
     Exact (every hand of the pack counted, P as a fraction) for every round at
     the default pack; rounds 5 and 6 only at 2 decks of at most 2 jokers
     (--method exact refuses other packs there; auto falls back to Monte Carlo).
+    Round 6's exact count takes hours: auto gives it Monte Carlo, --method
+    exact runs it (with --progress).
     """
     pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
     bar = None

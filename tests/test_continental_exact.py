@@ -150,6 +150,8 @@ def test_odds_exact_fraction_and_counts():
     assert num * r["deals"] == r["counts"]["0"] * den
     assert r["ci95"] == [r["p_meets"]] * 2 == r["ci999"]
     assert odds(6, pack=Pack(3, 2), deals=200)["method"] == "monte-carlo"   # auto falls back
+    assert odds(6, deals=200)["method"] == "monte-carlo"                    # hours: not by default
+    assert [r for r in ROUNDS if exact.exact_by_default(r)] == [1, 2, 3, 4, 5, 7]
 
 
 @pytest.mark.slow

@@ -135,8 +135,9 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
          progress: Optional[Callable[[int, int], None]] = None) -> Dict:
     """P(meets) and the deficiency distribution for dealt hands of a round.
 
-    ``auto`` is exact where the pack is supported, else Monte Carlo; ``exact``
-    on an unsupported pack is an InputError.  ``progress(done, total)`` follows
+    ``auto`` is exact where the pack is supported, except for the rounds whose
+    count takes hours (:data:`solver.continental.exact.LONG`), else Monte Carlo;
+    ``exact`` on an unsupported pack is an InputError.  ``progress(done, total)`` follows
     the exact count's DP steps.  The keys are the same whatever the method:
     ``counts`` (hands, or deals) and ``deficiency`` (probabilities when exact,
     deal counts for Monte Carlo, as before) by deficiency; ``p_fraction`` the
@@ -151,7 +152,7 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         raise InputError(f"deals must be a positive integer, not {deals!r}")
     refused = _exact.unsupported(rnd.number, pack, joker_limit)
     if method == "auto":
-        method = "monte-carlo" if refused else "exact"
+        method = "exact" if _exact.exact_by_default(rnd.number, pack, joker_limit) else "monte-carlo"
     elif method == "exact" and refused:
         raise InputError(refused)
     start = time.perf_counter()

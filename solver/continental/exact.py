@@ -441,6 +441,10 @@ def profile_deficiency(prof: tuple, *, straights: int, hand_jokers: int) -> int:
 HEAVY = {5: "2 trios + 1 straight", 6: "1 trio + 2 straights"}
 """Rounds whose rank DP is only known to finish at 2 decks with at most 2 jokers a deck."""
 
+LONG = (6,)
+"""Rounds whose exact count takes hours even at the default pack (the rank DP with two
+straights and a trio: docs/continental.md); ``auto`` gives them Monte Carlo."""
+
 
 def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> Optional[str]:
     """Why the exact count of this round and pack is refused (None: it is done).
@@ -456,6 +460,11 @@ def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True
                 f"at most 2 jokers each and the joker limit on (other packs are not known to finish); "
                 f"use --method monte-carlo")
     return None
+
+
+def exact_by_default(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> bool:
+    """Whether ``odds --method auto`` counts this round exactly (supported and not :data:`LONG`)."""
+    return unsupported(round_number, pack, joker_limit) is None and round_number not in LONG
 
 
 class Plan(NamedTuple):
