@@ -184,6 +184,7 @@ def analyse(record, time_limit, engine_time, table_mb, last, show, as_json):
     from solver.boundary.analyse import analyse_record
     if table_mb < 1:
         raise InputError(f"the Boundary table needs --table-mb >= 1, not {table_mb:g}")
+    Limits(None, engine_time or None)          # the engine's seconds: finite and positive (0: none)
     text = read_text_file(record)
     a = analyse_record(text, time_limit=time_limit, engine_time=engine_time, table_mb=table_mb,
                        last=last)
@@ -238,8 +239,7 @@ def analyse(record, time_limit, engine_time, table_mb, last, show, as_json):
 def bestmove(position, time_limit, node_limit, depth, table_mb, as_json):
     """The engine's move: one line per completed depth (depth, score, nodes, time, PV)."""
     from solver.boundary.engine import bestmove as think
-    if time_limit < 0:
-        raise InputError("--time-limit must not be negative")
+    Limits(node_limit, time_limit or None)     # finite, positive, within the counters (else exit 2)
     pos = parse_position(position)
     show = None if as_json else (lambda line: click.echo(line.text()))
     out = think(pos, time_limit=time_limit, node_limit=node_limit or 0, max_depth=depth,
