@@ -102,8 +102,9 @@ class ResultStore:
     def __init__(self, path: str, *, create: bool = False, timeout: Optional[float] = None) -> None:
         timeout = BUSY_SECONDS if timeout is None else timeout
         self.path = path
-        if path == "-":
-            raise InputError("a results database is a file: it cannot be standard input or output")
+        if path in ("-", "", ":memory:") or path.startswith("file:"):
+            raise InputError(f"a results database is a file: name one (not {path!r}, where SQLite "
+                             "would keep the results nowhere or read a URI)")
         if not create and not os.path.isfile(path):
             raise InputError(f"no results database at {describe(path)}")
         if os.path.isdir(path):

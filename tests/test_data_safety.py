@@ -182,6 +182,13 @@ def test_a_full_disk_or_read_only_file_is_one_line_and_keeps_its_rows(db, monkey
     assert stored(db) == ROWS
 
 
+@pytest.mark.parametrize("name", ["", ":memory:", "-"])
+def test_results_are_never_kept_nowhere(tmp_path, name):
+    """SQLite would take '' and ':memory:' as a database deleted at exit: the run's rows lost."""
+    one_error_line(run("pyramid", "batch", "--seeds", "1-3", "--db", name, "--workers", "1", cwd=str(tmp_path)),
+                   "file")
+
+
 def test_db_and_seeds_file_cannot_be_the_same_file(tmp_path):
     seeds = tmp_path / "seeds.txt"
     seeds.write_text("1-3\n")
