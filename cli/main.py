@@ -57,7 +57,9 @@ class SolveGroup(click.Group):
             raise _PipeClosed() from None
 
     def main(self, args=None, prog_name=None, **extra):
+        from solver.files import forget_reads
         extra.pop("standalone_mode", None)
+        forget_reads()
         try:
             rv = super().main(args, prog_name, standalone_mode=False, **extra)
         except InputError as exc:

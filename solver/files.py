@@ -51,10 +51,26 @@ def _reason(exc: BaseException) -> str:
 
 
 # -- reading -------------------------------------------------------------------
+_READ: set = set()
+"""Every file this command has read (its real path): :func:`atomic_write` never writes over one."""
+
+
+def note_read(path: str) -> None:
+    """Remember that the command reads ``path`` (done by :func:`read_text` and the results store)."""
+    if path and path != "-":
+        _READ.add(os.path.realpath(path))
+
+
+def forget_reads() -> None:
+    """A new command starts (the CLI's entry point calls this)."""
+    _READ.clear()
+
+
 def read_text(path: str) -> str:
     """The text of a user-named file; ``-`` reads standard input.
 
     A missing, unreadable or non-UTF-8 file, or a directory, is an InputError."""
+    note_read(path)
     try:
         if path == "-":
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
@@ -95,7 +111,7 @@ def check_output(path: str, *, reads: Iterable[str] = ()) -> None:
         raise InputError(f"cannot write {excerpt(path)}: not a file name")
     if os.path.isdir(path):
         raise InputError(f"cannot write {describe(path)}: it is a directory (name a file inside it)")
-    for source in reads:
+    for source in list(reads) + sorted(_READ):
         if source and same_file(path, source):
             raise InputError(f"will not write {describe(path)}: the command reads that file")
     if is_sqlite(path):

@@ -25,7 +25,7 @@ import urllib.parse
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from solver.errors import InputError
-from solver.files import describe
+from solver.files import describe, note_read
 
 APPLICATION_ID = 0x534F4C56          # "SOLV": marks a file as ours
 SCHEMA_VERSION = 1
@@ -109,6 +109,7 @@ class ResultStore:
             raise InputError(f"no results database at {describe(path)}")
         if os.path.isdir(path):
             raise InputError(f"{describe(path)} is a directory, not a results database")
+        note_read(path)
         try:
             if create:
                 self.db = sqlite3.connect(path, timeout=timeout)

@@ -123,6 +123,22 @@ def test_plot_over_the_database_or_a_directory_is_refused(db, tmp_path):
     assert os.listdir(tmp_path / "somedir") == [] and digest(db) == before
 
 
+def test_a_picture_never_overwrites_the_file_it_was_drawn_from(tmp_path):
+    deal = tmp_path / "deal.txt"
+    deal.write_bytes(run("pyramid", "deal", "--seed", "42").stdout)
+    before = deal.read_bytes()
+    one_error_line(run("pyramid", "show", "--deal-file", str(deal), "--svg", str(deal)), "reads")
+    one_error_line(run("pyramid", "show", "--deal-file", str(deal), "--svg",
+                       str(tmp_path / "." / "deal.txt")), "reads")
+    assert deal.read_bytes() == before
+    record = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "seeds", "boundary.txt")
+    if os.path.isfile(record):
+        mine = tmp_path / "record.txt"
+        mine.write_bytes(open(record, "rb").read())
+        one_error_line(run("boundary", "show", "--record", str(mine), "--html", str(mine)), "reads")
+        assert mine.read_bytes() == open(record, "rb").read()
+
+
 def test_a_kill_during_export_leaves_the_old_csv_whole(tmp_path):
     db = make_db(tmp_path / "big.sqlite", 200_000)
     before = digest(db)
