@@ -116,6 +116,8 @@ def check_output(path: str, *, reads: Iterable[str] = ()) -> None:
             raise InputError(f"will not write {describe(path)}: the command reads that file")
     if is_sqlite(path):
         raise InputError(f"will not write over {describe(path)}: it is an SQLite database")
+    if os.path.exists(path) and not os.access(path, os.W_OK):   # a rename would ignore the file's mode
+        raise InputError(f"cannot write {describe(path)}: Permission denied")
 
 
 @contextlib.contextmanager
