@@ -4,8 +4,8 @@ A hand's deficiency depends only on how many copies of each card it holds and
 on its jokers, so the count runs over *count vectors* (13 ranks x 4 suits,
 0..decks copies each), weighting each by the physical hands it stands for,
 ``prod C(decks, copies) * C(pack jokers, hand jokers)``.  There are far too
-many count vectors to list (about 9e12 for round 7), so two dynamic
-programmes do the counting.  Both compute the same quantity as the search in
+many count vectors to list (1.1e13 for round 7, jokers included), so two
+dynamic programmes do the counting.  Both compute the same quantity as the search in
 :mod:`solver.continental.deficiency`: the least ``cost(M)`` over multisets
 ``M`` of cards forming the contract with minimum-size combinations (trios of
 3, straights of 4, a joker mask per straight), feasible when no card is used
