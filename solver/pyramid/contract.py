@@ -80,12 +80,25 @@ def thoughtful_answer(deal: Deal, *, variant: str = "continuous",
     limits = limits.or_defaults(**THOUGHTFUL_LIMITS.to_dict())
     r = solve(deal, variant=variant, node_limit=limits.node_limit, time_limit=limits.time_limit,
               table_mb=limits.table_mb)
+    if r.verdict != "won" and not r.longest_exact:
+        longer_by_blind_play(deal, r, variant)
     won = r.verdict == "won"
     fields = {"placed": 144 if won else r.deepest, "deepest": 144 if won else r.deepest,
               "longest_exact": r.longest_exact, "slots": list(r.slots) if won else None,
               "table_entries": r.table_entries, "table_bytes": r.table_bytes,
               "search_seconds": round(r.seconds, 6)}
     return Result(r.verdict, r.limit, r.nodes, time.perf_counter() - t0, list(r.line), fields), r
+
+
+def longer_by_blind_play(deal: Deal, r: SolveResult, variant: str) -> None:
+    """Where the search's longest line is not proven the longest, the blind
+    players (greedy and lookahead, as in the ``blind:*`` analyses) play the deal
+    too, and the longest line is kept: ``placed`` is never below blind play."""
+    for player in (Greedy(), Lookahead()):
+        game = play(deal, player, variant=variant)
+        if game.placed > r.deepest:
+            r.best_line = faces_for_line(deal, game.moves)[0]
+            r.deepest, r.best_source = game.placed, player.name
 
 
 def run_thoughtful(seed: int, *, game: Pyramid, limits: Limits) -> Result:

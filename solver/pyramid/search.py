@@ -49,7 +49,7 @@ class SolveResult:
     seed: Optional[int] = None
     best_line: List[Move] = field(default_factory=list)  # not won: the line that placed most tiles
     longest_exact: bool = False    # no line places more tiles than best_line (won: always)
-    best_source: Optional[str] = None   # not won: "search", "greedy" or "lookahead"
+    best_source: Optional[str] = None   # not won: "search" (the contract adds "greedy", "lookahead")
 
     @property
     def moves(self) -> List[Move]:
@@ -123,30 +123,8 @@ def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] 
             raise SolverBug(f"the checker rejected the solver's line: {report.error}")
         result.line, result.slots = line, slots
         result.longest_exact = True
-    elif after or not longest:
-        result.best_line = faces_for_line(deal, raw["deepest_line"])[0]
     else:
-        best, result.best_source = longest_line(deal, raw, variant)
-        result.best_line = faces_for_line(deal, best)[0]
-        result.deepest = len(best)
-        result.longest_exact = raw["longest_exact"]
+        result.best_line = faces_for_line(deal, raw["deepest_line"])[0]
+        result.best_source = "search"
+        result.longest_exact = bool(raw["longest_exact"]) and not after
     return result
-
-
-def longest_line(deal: Deal, raw: dict, variant: str):
-    """The longest line known of a deal that was not won, and who found it.
-
-    The kernel searches a lost deal again without cuts (``longest_exact``:
-    it finished, so no line is longer).  Otherwise the blind players
-    (greedy and lookahead, as in the ``blind:*`` analyses) play the deal too and
-    the longest line wins, so the line reported is never shorter than blind play.
-    """
-    from solver.pyramid.blind import Greedy, Lookahead, play
-    best, source = list(raw["deepest_line"]), "search"
-    if raw.get("longest_exact"):
-        return best, source
-    for player in (Greedy(), Lookahead()):
-        game = play(deal, player, variant=variant)
-        if game.placed > len(best):
-            best, source = game.moves, player.name
-    return best, source
