@@ -73,7 +73,7 @@ def test_report_techniques(capsys):
     rows = []
     for name, opts in [("default", DEFAULT_OPTS)] + [
             (f"-{k}", DEFAULT_OPTS & ~v) for k, v in OPTIONS.items() if DEFAULT_OPTS & v] + [
-            ("+etc", DEFAULT_OPTS | OPTIONS["etc"])]:
+            (f"+{k}", DEFAULT_OPTS | v) for k, v in OPTIONS.items() if not DEFAULT_OPTS & v]:
         t = time.perf_counter()
         out = Board.from_position(pos).search(max_depth=40, time_limit=60, opts=opts)
         dt = time.perf_counter() - t

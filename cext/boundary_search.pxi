@@ -13,7 +13,7 @@ cdef enum:
     OPT_ETC = 16         # enhanced transposition cut-offs
     OPT_EVAL = 32        # engine mode: the horizon scores the evaluation, no proof bound
     OPT_THREAT = 64      # threat first: against a win next move only the moves that stop it
-    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_PROGRESS | OPT_THREAT
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT}

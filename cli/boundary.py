@@ -210,11 +210,15 @@ def analyse(record, time_limit, engine_time, table_mb, last, show, as_json):
     if a.resigned:
         click.echo(f"{a.resigned.capitalize()} resigned.")
     tp = a.turning_point
-    if tp is not None:
+    if tp is not None and tp["basis"] == "proof":
         click.echo(f"The proven value changed hands at ply {tp['ply']} ({tp['label']}): "
                    f"{tp['mover'].capitalize()} went from '{tp['before']}' to '{tp['after']}'; "
                    f"better was {tp['better_move']}.")
-    elif a.proven_from is not None:
+    elif tp is not None:
+        click.echo(f"The proven loss begins at ply {tp['ply']} ({tp['label']}): before it "
+                   f"{tp['mover'].capitalize()} was {tp['before']}, after it {tp['after'].lower()}"
+                   f"; the engine preferred {tp['better_move']}.")
+    if (tp is None or tp["basis"] != "proof") and a.proven_from is not None:
         first = a.plies[a.proven_from]
         click.echo(f"No proven change of hands: proofs reach back to ply {a.proven_from} "
                    f"({first.value_text()}).")

@@ -12,11 +12,14 @@ easy ones, and a proven position after a ply bounds the one before it
 
 The turning point is the last ply whose mover left a position proven won or
 drawn for them for one proven lost (or won for them for one proven drawn):
-there the proven value changed hands, and the better move is the proof's best
-move in the position before.  When no two neighbouring proven positions show
-such a change, the analysis says so and names, among the estimated positions,
-the ply after which the mover's estimate fell the most, with the engine's
-preferred move there.
+there the proven value changed hands (``basis`` "proof"), and the better move
+is the proof's best move in the position before.  Without such a pair, the
+turning point is the first ply after which the mover is proven lost while the
+position before was answered "not lost within N plies" for an N longer than
+the defence left (``basis`` "depth": the move shortened the game; whether it
+also threw away a draw or a win is beyond the search), with the engine's
+preferred move there.  Separately, among the estimated positions, the ply after
+which the mover's estimate fell the most is named.
 
 >>> from solver.boundary.analyse import consistent
 >>> consistent({"verdict": "won", "plies": 5}, {"verdict": "lost", "plies": 4})
@@ -79,6 +82,7 @@ class Ply:
     estimate_text: Optional[str] = None
     depth: Optional[int] = None          # the engine's depth (unknown) or the proof's
     engine_move: Optional[str] = None
+    proof_depth: Optional[int] = None    # the deepest question the proof search answered
     nodes: int = 0
     seconds: float = 0.0
 
@@ -140,7 +144,7 @@ def analyse_record(text: str, *, time_limit: float = DEFAULT_TIME,
         if i >= lowest:
             r = solve(pos, limits=Limits(time_limit=time_limit, table_mb=table_mb), max_depth=max_depth)
             ply.verdict, ply.plies, ply.nodes = r.verdict, r.fields["plies"], r.nodes
-            ply.depth = r.fields["depth"]
+            ply.depth = ply.proof_depth = r.fields["depth"]
             ply.best = r.line[0] if r.line else None
             if r.verdict == "unknown" and engine_time > 0:
                 e = bestmove(pos, time_limit=engine_time, table_mb=int(min(table_mb, 64)))
@@ -154,7 +158,7 @@ def analyse_record(text: str, *, time_limit: float = DEFAULT_TIME,
     plies: List[Ply] = [p for p in out if p is not None]
     ok = all(consistent(plies[i - 1].to_dict(), plies[i].to_dict()) for i in range(1, n))
     proven = [p.number for p in plies if p.verdict != "unknown"]
-    return Analysis(plies=plies, turning_point=_turning_point(plies),
+    return Analysis(plies=plies, turning_point=_turning_point(plies) or _shortened(plies),
                     estimated_turning_point=_estimated_turn(plies),
                     proven_from=min(proven) if proven else None, consistent=ok,
                     seconds=time.perf_counter() - t0, nodes=sum(p.nodes for p in plies),
@@ -172,8 +176,34 @@ def _turning_point(plies: List[Ply]) -> Optional[dict]:
         # after is from the opponent's view: the mover's value after the move is -va
         if -va < vb:
             return {"ply": after.number, "label": after.label, "move": after.move,
-                    "mover": before.side, "before": before.value_text(), "after": after.value_text(),
-                    "better_move": before.best}
+                    "mover": before.side, "basis": "proof", "before": before.value_text(),
+                    "after": after.value_text(), "better_move": before.best}
+    return None
+
+
+def not_lost_within(ply: Ply) -> int:
+    """For a position the proof search left unknown after completing depth d: the side
+    to move is not lost within the largest even number <= d plies (the loss question at
+    that depth said no)."""
+    d = ply.proof_depth or 0
+    return d - d % 2
+
+
+def _shortened(plies: List[Ply]) -> Optional[dict]:
+    """Without a proven change of hands: the ply where a proven loss began, when the
+    position before it was not lost within more plies than the mover had left after the
+    move (the move shortened the defence; the value may or may not have changed hands:
+    the position before is unknown, only "not lost within N" is answered)."""
+    for i in range(1, len(plies)):
+        before, after = plies[i - 1], plies[i]
+        if before.verdict == "unknown" and after.verdict == "won" and after.plies is not None:
+            held = not_lost_within(before)
+            if held >= after.plies + 1:
+                return {"ply": after.number, "label": after.label, "move": after.move,
+                        "mover": before.side, "basis": "depth",
+                        "before": f"not lost within {held} plies",
+                        "after": f"{before.side.capitalize()} loses in {after.plies + 1}",
+                        "better_move": before.engine_move}
     return None
 
 
