@@ -62,6 +62,7 @@ CASES = [
     (2, ONE_DECK, 5, AROUND_THE_ACE, True),
     (2, ONE_DECK, 8, EVERY_RANK_ONE_SUIT, True),
     (2, Pack(2, 1), 6, EVERY_RANK_ONE_SUIT, True),
+    (2, Pack(1, 3), 3, EVERY_RANK_ONE_SUIT, True),      # a hand of jokers only
     (3, ONE_DECK, 5, AROUND_THE_ACE, True),
     (3, Pack(2, 1), 7, EVERY_RANK_ONE_SUIT, False),
     (4, ONE_DECK, 6, ranks(5, 6, 7, 8), True),

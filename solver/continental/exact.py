@@ -508,7 +508,7 @@ def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
     for jh in range(0, min(n, pack.jokers) + 1):
         base = Problem(rnd.trios, rnd.straights, n - jh, jh, pack.decks,
                        min(pack.jokers, jh) if free else pack.jokers, joker_limit, cells)
-        if rotation:
+        if rotation and jh < n:     # a hand of jokers only has no run ending at a card: no rotation
             jobs.extend((jh, base._replace(rotation=c, tails=TAILS[c])) for c in (RUN3, RUN2, RUN1))
         else:
             jobs.append((jh, base))
