@@ -661,7 +661,9 @@ def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, in
     Returns ``result`` ('win', 'loss', 'draw' or 'unknown', for the side to
     move), ``plies`` (to the end of the game under best play, for win/loss),
     ``best`` (the move as a reference tuple: the fastest win the search found;
-    for a loss the first longest defence in the reference's order), ``depth``
+    for a loss the first longest defence in the reference's order), ``hold`` (with
+    null windows: the root move that answered the last loss question "no", i.e. does
+    not lose within that depth), ``depth``
     (last completed depth), ``nodes``, ``limit`` (what stopped an unknown:
     'depth', 'time' or 'nodes'), ``tt_entries`` and ``stats``.
 
@@ -692,7 +694,7 @@ def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, in
     assert not (opts & OPT_EVAL), "the proof search takes no evaluation"
     search = Search(board, tt_mb, tt_entries, opts)
     out = {"result": "unknown", "plies": None, "best": None, "depth": 0, "nodes": 0,
-           "limit": "depth", "tt_entries": search.entries}
+           "limit": "depth", "tt_entries": search.entries, "hold": None}
     if won_by(&board.st, 1 - board.st.side) or gen_moves(&board.st, NULL) == 0:
         out.update(result="loss", plies=0, limit=None, stats=search.stats())
         return out
@@ -727,6 +729,8 @@ def _solve(Board board, int max_depth, double time_limit, int64_t node_limit, in
             search.set_zero_cuts(False)        # redo this depth without them
             continue
         search.set_zero_cuts(True)
+        if nullwin and depth % 2 == 0:
+            out["hold"] = search.root_move()      # a move that does not lose within depth
         clean = st["horizon_hits"] == 0
         if nullwin:
             if depth % 2:

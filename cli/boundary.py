@@ -217,8 +217,8 @@ def analyse(record, time_limit, engine_time, table_mb, last, show, as_json):
     elif tp is not None:
         click.echo(f"The proven loss begins at ply {tp['ply']} ({tp['label']}): before it "
                    f"{tp['mover'].capitalize()} was {tp['before']}, after it {tp['after'].lower()}"
-                   f"; the engine preferred {tp['better_move']}.")
-    if (tp is None or tp["basis"] != "proof") and a.proven_from is not None:
+                   f"; {tp['better_move']} holds out longer.")
+    if tp is None and a.proven_from is not None:
         first = a.plies[a.proven_from]
         click.echo(f"No proven change of hands: proofs reach back to ply {a.proven_from} "
                    f"({first.value_text()}).")

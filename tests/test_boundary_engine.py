@@ -151,7 +151,7 @@ def test_turning_point_is_found_where_a_win_is_thrown_away(tmp_path):
 
 def test_shortened_defence_is_named_when_no_proven_change_of_hands():
     from solver.boundary.analyse import Ply, _shortened, _turning_point, not_lost_within
-    before = Ply(36, "(x)", "18. (x)", "p", "red", "unknown", proof_depth=13, engine_move="(a1-a2)")
+    before = Ply(36, "(x)", "18. (x)", "p", "red", "unknown", proof_depth=13, holds="(a1-a2)")
     after = Ply(37, "(b1-a2)(b5-a6)", "18... (b1-a2)(b5-a6)", "q", "green", "won", plies=9)
     assert not_lost_within(before) == 12 and _turning_point([before, after]) is None
     tp = _shortened([before, after])

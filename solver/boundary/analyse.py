@@ -17,8 +17,8 @@ is the proof's best move in the position before.  Without such a pair, the
 turning point is the first ply after which the mover is proven lost while the
 position before was answered "not lost within N plies" for an N longer than
 the defence left (``basis`` "depth": the move shortened the game; whether it
-also threw away a draw or a win is beyond the search), with the engine's
-preferred move there.  Separately, among the estimated positions, the ply after
+also threw away a draw or a win is beyond the search), with the move the proof
+search found holding out longer there (``holds``).  Separately, among the estimated positions, the ply after
 which the mover's estimate fell the most is named.
 
 >>> from solver.boundary.analyse import consistent
@@ -37,9 +37,8 @@ from solver.boundary.engine import MATE, bestmove
 from solver.boundary.notation import format_position
 from solver.boundary.replay import replay_text
 from solver.boundary.rules import PLAYER_NAMES
-from solver.boundary.search import solve
+from solver.boundary.search import solve_position
 from solver.errors import InputError
-from solver.game import Limits
 
 DEFAULT_TIME = 10.0
 """Seconds the proof search spends on each position by default."""
@@ -83,6 +82,7 @@ class Ply:
     depth: Optional[int] = None          # the engine's depth (unknown) or the proof's
     engine_move: Optional[str] = None
     proof_depth: Optional[int] = None    # the deepest question the proof search answered
+    holds: Optional[str] = None          # unknown: a move not lost within not_lost_within plies
     nodes: int = 0
     seconds: float = 0.0
 
@@ -142,11 +142,14 @@ def analyse_record(text: str, *, time_limit: float = DEFAULT_TIME,
                   label=None if half is None else half.label(), position=format_position(pos),
                   side=PLAYER_NAMES[pos.side].lower(), verdict="unknown")
         if i >= lowest:
-            r = solve(pos, limits=Limits(time_limit=time_limit, table_mb=table_mb), max_depth=max_depth)
-            ply.verdict, ply.plies, ply.nodes = r.verdict, r.fields["plies"], r.nodes
-            ply.depth = ply.proof_depth = r.fields["depth"]
-            ply.best = r.line[0] if r.line else None
-            if r.verdict == "unknown" and engine_time > 0:
+            r = solve_position(pos, time_limit=time_limit, tt_mb=int(table_mb), max_depth=max_depth)
+            ply.verdict = {"win": "won", "loss": "lost"}.get(r["result"], r["result"])
+            ply.plies, ply.nodes = r["plies"], r["nodes"]
+            ply.depth = ply.proof_depth = r["depth"]
+            ply.best = r["best"]
+            if ply.verdict == "unknown":
+                ply.holds = r["hold"]
+            if ply.verdict == "unknown" and engine_time > 0:
                 e = bestmove(pos, time_limit=engine_time, table_mb=int(min(table_mb, 64)))
                 ply.nodes += e.nodes
                 ply.estimate, ply.estimate_text = e.score, e.score_text
@@ -203,7 +206,7 @@ def _shortened(plies: List[Ply]) -> Optional[dict]:
                         "mover": before.side, "basis": "depth",
                         "before": f"not lost within {held} plies",
                         "after": f"{before.side.capitalize()} loses in {after.plies + 1}",
-                        "better_move": before.engine_move}
+                        "better_move": before.holds}
     return None
 
 

@@ -158,6 +158,7 @@ def solve_position(position: Union[str, Position], *, max_depth: int = 40,
                                           node_limit=node_limit, tt_mb=tt_mb)
     out["seconds"] = round(time.perf_counter() - t0, 6)
     out["best"] = None if out["best"] is None else format_move(out["best"])
+    out["hold"] = None if out.get("hold") is None else format_move(out["hold"])
     return out
 
 
