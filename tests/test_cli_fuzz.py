@@ -248,8 +248,8 @@ def argv(draw, prefix, cmd, root):
 
 
 # -- the contract -------------------------------------------------------------------
-def reads_and_writes(cmd, args):
-    """The paths this argument list names as inputs and as outputs."""
+def reads_and_writes(cmd, args, cwd):
+    """The paths this argument list names as inputs and as outputs (run from ``cwd``)."""
     by_opt = {o: p for p in cmd.params for o in p.opts + p.secondary_opts}
     reads, writes = set(), set()
     i = 0
@@ -257,9 +257,9 @@ def reads_and_writes(cmd, args):
         a, p = args[i], by_opt.get(args[i])
         if p is not None and not p.is_flag and i + 1 < len(args):
             if is_output(p):
-                writes.add(os.path.abspath(args[i + 1]))
+                writes.add(os.path.normpath(os.path.join(cwd, args[i + 1])))
             elif is_file(p):
-                reads.add(os.path.abspath(args[i + 1]))
+                reads.add(os.path.normpath(os.path.join(cwd, args[i + 1])))
             i += 2
             continue
         if os.path.isabs(a):
@@ -333,13 +333,12 @@ def check_contract(cmd, args, root):
             lines = err.splitlines()
             assert len(lines) == 1 and lines[0].startswith("solve: error: "), f"{shown}: stderr {err[:500]!r}"
             assert len(lines[0]) <= MAX_ERROR_LINE, f"{shown}: error line of {len(lines[0])} characters"
-        reads, writes = reads_and_writes(cmd, args)
+        reads, writes = reads_and_writes(cmd, args, os.path.join(root, "out"))
         for path, digest in before.items():
             if after.get(path) == digest:
                 continue
             allowed = path in writes and path not in reads and not saved[path].startswith(b"SQLite format 3") \
-                or path in writes and "--db" in args and args[args.index("--db") + 1] == path \
-                and path.endswith("results.sqlite")
+                or path in writes and "--db" in args and path.endswith("results.sqlite")
             assert allowed, f"{shown}: changed {path}, which it only reads"
         for path in after:
             assert not os.path.basename(path).endswith(".tmp"), f"{shown}: left {path} behind"
