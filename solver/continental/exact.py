@@ -451,7 +451,7 @@ def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True
 
     Measured on the shared 2-core machine (docs/continental.md): rounds 1-4 and
     7 finish for every pack the CLI accepts (the slowest, round 7 with 8 decks
-    of 8 jokers, in about 5 minutes); rounds 5 and 6 are run only where they
+    of 8 jokers, in 5-6 minutes on the loaded machine); rounds 5 and 6 are run only where they
     were timed, 2 decks with at most 2 jokers each and the joker limit on.
     """
     rnd = get_round(round_number)
