@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, given, reject, settings, strategies as st
 from solver.cli.main import solve
 from solver.store import ResultStore, Row
 
-DEFAULT_EXAMPLES = 5            # per command, in the default run
+DEFAULT_EXAMPLES = 4            # per command, in the default run
 SLOW_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", 150))   # per command, behind the slow marker
 BUDGET_SECONDS = 8              # a run that outlasts this is killed, not judged (valid but long work)
 MAX_ERROR_LINE = 400
