@@ -216,7 +216,7 @@ def analyse(record, time_limit, engine_time, table_mb, last, show, as_json):
                    f"better was {tp['better_move']}.")
     elif tp is not None:
         click.echo(f"The proven loss begins at ply {tp['ply']} ({tp['label']}): before it "
-                   f"{tp['mover'].capitalize()} was {tp['before']}, after it {tp['after'].lower()}"
+                   f"{tp['mover'].capitalize()} was {tp['before']}; after it: {tp['after']}"
                    f"; {tp['better_move']} holds out longer.")
     if tp is None and a.proven_from is not None:
         first = a.plies[a.proven_from]
