@@ -185,6 +185,7 @@ def analyse(record, time_limit, engine_time, table_mb, last, show, as_json):
     if table_mb < 1:
         raise InputError(f"the Boundary table needs --table-mb >= 1, not {table_mb:g}")
     Limits(None, engine_time or None)          # the engine's seconds: finite and positive (0: none)
+    Limits(None, time_limit)                   # the proof's seconds per position: likewise, not 0
     text = read_text_file(record)
     a = analyse_record(text, time_limit=time_limit, engine_time=engine_time, table_mb=table_mb,
                        last=last)
