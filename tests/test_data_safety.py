@@ -46,7 +46,7 @@ def run(*args, stdin=None, cwd=None, process=False, timeout=120):
     """`solve ARGS`: in this process through Click's runner (fast), or in a real
     process with ``process=True`` (stderr exactly as the user sees it)."""
     if process:
-        return subprocess.run([sys.executable, "-m", "solver.cli.main", *args], input=stdin, cwd=cwd,
+        return subprocess.run([sys.executable, "-P", "-m", "solver.cli.main", *args], input=stdin, cwd=cwd,
                               env=env(), capture_output=True, timeout=timeout)
     here = os.getcwd()
     try:
@@ -144,7 +144,7 @@ def test_a_kill_during_export_leaves_the_old_csv_whole(tmp_path):
     before = digest(db)
     out = tmp_path / "out.csv"
     out.write_text("the old export\n")
-    proc = subprocess.Popen([sys.executable, "-m", "solver.cli.main", "export", db, "--csv", str(out)],
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "solver.cli.main", "export", db, "--csv", str(out)],
                             env=env(), stderr=subprocess.PIPE)
     end = time.time() + 60
     while time.time() < end and proc.poll() is None and not glob.glob(str(tmp_path / ".out.csv.*")):
@@ -214,7 +214,7 @@ def test_db_and_seeds_file_cannot_be_the_same_file(tmp_path):
 
 # -- Unix conveniences ---------------------------------------------------------
 def test_a_broken_pipe_ends_quietly(db):
-    proc = subprocess.Popen([sys.executable, "-m", "solver.cli.main", "export", db, "--csv", "-"],
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "solver.cli.main", "export", db, "--csv", "-"],
                             env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout.readline().startswith(b"game,variant")
     proc.stdout.close()                                # `| head -1`
@@ -371,7 +371,7 @@ def alive(pid):
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 def test_kill_9_of_the_runner_ends_its_workers(tmp_path):
     db = str(tmp_path / "r.sqlite")
-    proc = subprocess.Popen([sys.executable, "-m", "solver.cli.main", "pyramid", "batch", "--seeds",
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "solver.cli.main", "pyramid", "batch", "--seeds",
                              "1-1000000", "--workers", "2", "--analysis", "blind:greedy", "--db", db,
                              "--chunk-size", "8"], env=env(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)

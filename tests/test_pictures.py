@@ -268,7 +268,7 @@ def _show_on_a_terminal(env_extra):
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(env_extra)
     code = "import sys; from solver.cli.main import main; sys.argv = ['solve', 'boundary', 'show']; main()"
-    proc = subprocess.run([sys.executable, "-c", code], stdout=slave, stderr=subprocess.PIPE, env=env, timeout=60)
+    proc = subprocess.run([sys.executable, "-P", "-c", code], stdout=slave, stderr=subprocess.PIPE, env=env, timeout=60)
     os.close(slave)
     out = b""
     while True:
