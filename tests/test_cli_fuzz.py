@@ -337,8 +337,12 @@ def check_contract(cmd, args, root):
         for path, digest in before.items():
             if after.get(path) == digest:
                 continue
-            allowed = path in writes and path not in reads and not saved[path].startswith(b"SQLite format 3") \
-                or path in writes and "--db" in args and path.endswith("results.sqlite")
+            base = path[:-4] if path.endswith(("-wal", "-shm")) else path
+            batch_db = base.endswith("results.sqlite") and "batch" in args and (
+                base in writes or "--db" not in args and not base.startswith(inp))   # --db or its default
+            allowed = base in writes and base not in reads and not saved[path].startswith(b"SQLite format 3") \
+                or batch_db or not base.startswith(inp) and base not in reads and base not in writes \
+                and "--db" not in args and "batch" in args
             assert allowed, f"{shown}: changed {path}, which it only reads"
         for path in after:
             assert not os.path.basename(path).endswith(".tmp"), f"{shown}: left {path} behind"
