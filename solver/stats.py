@@ -137,6 +137,14 @@ def difficulty(store: ResultStore, key: Tuple[str, str, str]) -> Dict[str, Dict[
     return out
 
 
+def _draws_or_losses(no_winner: int, seats: int) -> dict:
+    """A finished game without a winner is a draw between players, but a loss
+    when one player plays alone (a solitaire has no one to draw with)."""
+    if seats == 1:
+        return {"draws": 0, "losses": no_winner}
+    return {"draws": no_winner}
+
+
 def playout_group(store: ResultStore, key: Tuple[str, str, str]) -> dict:
     """Wins by seat (with 95% Wilson intervals), draws and unfinished games."""
     where = "WHERE game=? AND variant=? AND analysis=?"
@@ -155,7 +163,7 @@ def playout_group(store: ResultStore, key: Tuple[str, str, str]) -> dict:
             "wins": wins, "win_rate": [round(w / n, 4) if n else None for w in wins],
             "win_low": [round(wilson(w, n)[0], 4) for w in wins],
             "win_high": [round(wilson(w, n)[1], 4) for w in wins],
-            "draws": by_winner.get(None, 0), "unfinished": n - finished}
+            **_draws_or_losses(by_winner.get(None, 0), seats), "unfinished": n - finished}
 
 
 def exact_group(store: ResultStore, key: Tuple[str, str, str]) -> dict:
@@ -285,7 +293,7 @@ def playout_summary(rows: Sequence[dict]) -> dict:
     seats = max((len(r.get("scores") or r.get("policies") or []) for r in rows), default=0)
     wins = [sum(1 for r in rows if r.get("winner") == s) for s in range(seats)]
     finished = [r for r in rows if r.get("outcome") == "finished"]
-    draws = sum(1 for r in finished if r.get("winner") is None)
+    no_winner = sum(1 for r in finished if r.get("winner") is None)
     lengths = sorted(int(r["length"]) for r in finished)
     return {
         "games": n, "policies": rows[0].get("policies") if rows else [],
@@ -293,7 +301,7 @@ def playout_summary(rows: Sequence[dict]) -> dict:
         "win_rate": [round(w / n, 4) if n else None for w in wins],
         "win_low": [round(wilson(w, n)[0], 4) for w in wins],
         "win_high": [round(wilson(w, n)[1], 4) for w in wins],
-        "draws": draws, "unfinished": n - len(finished),
+        **_draws_or_losses(no_winner, seats), "unfinished": n - len(finished),
         "length": streamed_percentiles(lengths, len(lengths)) if lengths else {},
         "mean_length": round(sum(lengths) / len(lengths), 2) if lengths else None,
     }
@@ -306,7 +314,10 @@ def format_playouts(s: dict) -> str:
         name = s["policies"][seat] if s["policies"] and seat < len(s["policies"]) else "?"
         lines.append(f"  P{seat + 1} {name:<10} wins {w:>6}  {_pct(s['win_rate'][seat])} "
                      f"[{_pct(s['win_low'][seat])} - {_pct(s['win_high'][seat])}]")
-    lines.append(f"  draws {s['draws']}, unfinished {s['unfinished']}")
+    if "losses" in s:
+        lines.append(f"  lost {s['losses']}, unfinished {s['unfinished']}")
+    else:
+        lines.append(f"  draws {s['draws']}, unfinished {s['unfinished']}")
     if s["length"]:
         lines.append("  length   " + "  ".join(f"{k} {s['length'][k]}" for k, _ in PERCENTILES)
                      + f"  mean {s['mean_length']}")

@@ -115,3 +115,15 @@ def test_whole_number_fields_are_summarised(tmp_path):
     assert g["playout"]["wins"] == [40, 0] and g["playout"]["kind"] == "playout"
     text = format_report(report)
     assert "turns    6: 20, 7: 20" in text and "length   median 20" in text
+
+
+def test_a_solitaire_without_a_win_is_lost_not_drawn():
+    from solver.stats import format_playouts, playout_summary
+    alone = [{"winner": 0, "outcome": "finished", "length": 144, "policies": ["greedy"], "scores": [1]},
+             {"winner": None, "outcome": "finished", "length": 7, "policies": ["greedy"], "scores": [0]}]
+    s = playout_summary(alone)
+    assert (s["wins"], s["draws"], s["losses"]) == ([1], 0, 1)
+    assert "lost 1" in format_playouts(s) and "draws" not in format_playouts(s)
+    two = [{"winner": None, "outcome": "finished", "length": 9, "policies": ["a", "b"], "scores": [0, 0]}]
+    s = playout_summary(two)
+    assert s["draws"] == 1 and "losses" not in s
