@@ -208,17 +208,6 @@ def subprocess_env():
     return env
 
 
-def count_rows(db):
-    try:
-        con = sqlite3.connect(db, timeout=5)
-        try:
-            return con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
-
-
 def start_batch(tmp_path, db, seeds, *extra, session=False):
     return subprocess.Popen(
         [sys.executable, "-m", "solver.cli.main", "pyramid", "batch", "--seeds", seeds, "--db", db,
@@ -227,39 +216,39 @@ def start_batch(tmp_path, db, seeds, *extra, session=False):
         start_new_session=session)
 
 
-def wait_for_rows(proc, db, timeout=60):
+def wait_for_rows(proc, db, row_count, timeout=60):
     end = time.time() + timeout
     while time.time() < end and proc.poll() is None:
-        if count_rows(db) > 0:
+        if row_count(db) > 0:
             return True
         time.sleep(0.05)
     return False
 
 
-def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path):
+def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, row_count):
     db = str(tmp_path / "r.sqlite")
     proc = start_batch(tmp_path, db, "1-200000", "--workers", "2")
-    assert wait_for_rows(proc, db), proc.stderr.read().decode()
+    assert wait_for_rows(proc, db, row_count), proc.stderr.read().decode()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err.decode()
     assert b"Traceback" not in err and b"interrupted" in err
-    kept = count_rows(db)
+    kept = row_count(db)
     assert 0 < kept < 200000
     assert b"results kept" in err
 
 
-def test_kill_9_then_rerun_stores_every_seed_exactly_once(tmp_path):
+def test_kill_9_then_rerun_stores_every_seed_exactly_once(tmp_path, row_count):
     # blind:greedy costs a few ms a seed: the run outlasts the first commit (2 s) even on an
     # idle machine, so the kill lands mid-run.
     db, n = str(tmp_path / "r.sqlite"), 3000
     greedy = ("--analysis", "blind:greedy")
     proc = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", *greedy, session=True)
-    assert wait_for_rows(proc, db), proc.stderr.read().decode()
+    assert wait_for_rows(proc, db, row_count), proc.stderr.read().decode()
     os.killpg(proc.pid, signal.SIGKILL)            # the runner and its workers, mid-run
     proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL, proc.stderr.read().decode()
-    before = count_rows(db)
+    before = row_count(db)
     assert 0 < before < n, before
     again = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", "--json", *greedy)
     out, err = again.communicate(timeout=120)

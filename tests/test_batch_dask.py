@@ -17,13 +17,6 @@ def rows(path):
     return out
 
 
-def stored_count(path):
-    try:
-        return len(rows(path))
-    except sqlite3.Error:          # not created yet
-        return 0
-
-
 def test_cluster_batch_matches_local(tmp_path):
     local, remote = str(tmp_path / "local.sqlite"), str(tmp_path / "dask.sqlite")
     ranges = parse_ranges("1-40")
@@ -47,7 +40,7 @@ def test_unreachable_scheduler_is_an_input_error(tmp_path, monkeypatch):
                   ranges=[(1, 2)], cluster="tcp://127.0.0.1:1", progress=False)
 
 
-def test_a_lost_workers_chunks_are_run_again(tmp_path):
+def test_a_lost_workers_chunks_are_run_again(tmp_path, row_count):
     """Kill a worker process mid-run: every seed still ends up stored exactly once."""
     import os
     import signal
@@ -64,7 +57,7 @@ def test_a_lost_workers_chunks_are_run_again(tmp_path):
             cluster=cluster.scheduler_address, progress=False, commit_seconds=0.1)))
         runner.start()
         end = time.time() + 60
-        while time.time() < end and stored_count(db) == 0:
+        while time.time() < end and row_count(db) == 0:
             time.sleep(0.05)
         nanny = next(iter(cluster.workers.values()))
         os.kill(nanny.process.process.pid, signal.SIGKILL)

@@ -77,14 +77,6 @@ def make_db(path, n=ROWS):
     return str(path)
 
 
-def stored(path):
-    con = sqlite3.connect(path)
-    try:
-        return con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-    finally:
-        con.close()
-
-
 @pytest.fixture(scope="module")
 def database(tmp_path_factory):
     return make_db(tmp_path_factory.mktemp("db") / "results.sqlite")
@@ -99,17 +91,17 @@ def db(database, tmp_path):
 
 
 # -- never destroy data -----------------------------------------------------------
-def test_export_over_its_own_database_is_refused_and_the_database_survives(db, tmp_path):
+def test_export_over_its_own_database_is_refused_and_the_database_survives(db, tmp_path, row_count):
     before = digest(db)
     one_error_line(run("export", db, "--csv", db), "reads")
     os.symlink(db, tmp_path / "link.csv")
     one_error_line(run("export", db, "--csv", str(tmp_path / "link.csv")), "reads")
     other = make_db(tmp_path / "other.sqlite", 10)
     one_error_line(run("export", other, "--csv", db), "SQLite database")
-    assert digest(db) == before and stored(db) == ROWS
+    assert digest(db) == before and row_count(db) == ROWS
 
 
-def test_plot_over_the_database_or_a_directory_is_refused(db, tmp_path):
+def test_plot_over_the_database_or_a_directory_is_refused(db, tmp_path, row_count):
     pytest.importorskip("matplotlib")
     before = digest(db)
     one_error_line(run("plot", db, "--out", db), "reads")
@@ -117,7 +109,7 @@ def test_plot_over_the_database_or_a_directory_is_refused(db, tmp_path):
     one_error_line(run("plot", db, "--out", str(tmp_path / "somedir")), "directory")
     one_error_line(run("plot", db, "--out", str(tmp_path / "chart")), "image format")
     assert not glob.glob(str(tmp_path / "somedir*.*")) and not glob.glob(str(tmp_path / "chart*"))
-    assert digest(db) == before and stored(db) == ROWS
+    assert digest(db) == before and row_count(db) == ROWS
     ok = run("plot", db, "--out", str(tmp_path / "chart.png"))
     assert ok.returncode == 0 and (tmp_path / "chart.png").read_bytes()[:4] == b"\x89PNG"
     assert os.listdir(tmp_path / "somedir") == [] and digest(db) == before
@@ -159,19 +151,19 @@ def test_a_kill_during_export_leaves_the_old_csv_whole(tmp_path):
     assert again.returncode == 0 and sum(1 for _ in open(out)) == 200_001
 
 
-def test_readers_never_change_a_byte_and_a_read_only_copy_reads(db, tmp_path):
+def test_readers_never_change_a_byte_and_a_read_only_copy_reads(db, tmp_path, row_count):
     os.chmod(db, 0o444)
     before = digest(db)
     assert run("stats", db, "--json").returncode == 0
     assert run("export", db, "--csv", str(tmp_path / "o.csv")).returncode == 0
-    assert digest(db) == before and stored(db) == ROWS
+    assert digest(db) == before and row_count(db) == ROWS
     if os.geteuid() != 0:                          # root writes whatever the mode says
         one_error_line(run("pyramid", "batch", "--seeds", "40000-40010", "--db", db, "--workers", "1"),
                        "readonly")
         assert digest(db) == before
 
 
-def test_a_locked_database_is_one_line_and_keeps_its_rows(db, monkeypatch):
+def test_a_locked_database_is_one_line_and_keeps_its_rows(db, monkeypatch, row_count):
     import solver.store
     monkeypatch.setattr(solver.store, "BUSY_SECONDS", 0.2)
     holder = sqlite3.connect(db)
@@ -184,18 +176,18 @@ def test_a_locked_database_is_one_line_and_keeps_its_rows(db, monkeypatch):
         holder.close()
     assert r.exit_code == 2, r.output
     assert "locked" in r.output and "Traceback" not in r.output
-    assert stored(db) == ROWS
+    assert row_count(db) == ROWS
 
 
 @pytest.mark.parametrize("message", ["database or disk is full", "attempt to write a readonly database"])
-def test_a_full_disk_or_read_only_file_is_one_line_and_keeps_its_rows(db, monkeypatch, message):
+def test_a_full_disk_or_read_only_file_is_one_line_and_keeps_its_rows(db, monkeypatch, message, row_count):
     def fail(self, rows):
         raise sqlite3.OperationalError(message)
     monkeypatch.setattr(ResultStore, "_add", fail)
     r = CliRunner().invoke(solve, ["pyramid", "batch", "--seeds", "40001-40003", "--db", db, "--workers", "1"])
     assert r.exit_code == 2, r.output
     assert message in r.output and "Traceback" not in r.output
-    assert stored(db) == ROWS
+    assert row_count(db) == ROWS
 
 
 @pytest.mark.parametrize("name", ["", ":memory:", "-"])

@@ -15,17 +15,6 @@ from solver.errors import InputError
 distributed = pytest.importorskip("distributed")
 
 
-def stored(path):
-    try:
-        con = sqlite3.connect(path)
-        try:
-            return con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
-
-
 def run_in_thread(**kw):
     box = {}
 
@@ -41,16 +30,16 @@ def run_in_thread(**kw):
     return thread, box
 
 
-def test_a_scheduler_that_goes_away_mid_run_ends_it_with_the_rows_kept(tmp_path):
+def test_a_scheduler_that_goes_away_mid_run_ends_it_with_the_rows_kept(tmp_path, row_count):
     db = str(tmp_path / "r.sqlite")
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                        dashboard_address=None)
     thread, box = run_in_thread(db=db, ranges=[(1, 200_000)], chunk_size=10,
                                 cluster=cluster.scheduler_address)
     end = time.time() + 60
-    while time.time() < end and stored(db) == 0:
+    while time.time() < end and row_count(db) == 0:
         time.sleep(0.05)
-    assert stored(db) > 0
+    assert row_count(db) > 0
     gone = time.monotonic()
     cluster.close()
     thread.join(timeout=30)
@@ -58,7 +47,7 @@ def test_a_scheduler_that_goes_away_mid_run_ends_it_with_the_rows_kept(tmp_path)
     assert isinstance(box.get("error"), InputError), box
     assert "rerun to resume" in str(box["error"]) and "\n" not in str(box["error"])
     assert box["when"] - gone < 10
-    kept = stored(db)
+    kept = row_count(db)
     assert 0 < kept < 200_000
 
 
