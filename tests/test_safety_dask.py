@@ -3,7 +3,6 @@
 (The unreachable and the silent scheduler are in test_data_safety.py; these
 need a real cluster.)
 """
-import sqlite3
 import threading
 import time
 
