@@ -11,12 +11,12 @@ board and verifies the full packed board, not a hash: it cannot collide.
 The readable twin is ``solver/pyramid/rules.py``; ``tests/test_pyramid_fast_vs_
 reference.py`` holds the two together.
 """
-from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset, memcmp, memcpy, memmove
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from cext.rng cimport splitmix64_next
+from cext.rng cimport splitmix64_next, fisher_yates
 
 cdef enum:
     NPOS = 144
@@ -939,6 +939,42 @@ cdef void _workspace_give_back(Search *x) noexcept:
         _workspace_free(x)
 
 
+cdef struct Decision:
+    int verdict              # WON, DEAD or ABORTED
+    bint exact               # won, or the longest-line search finished
+    uint64_t proof_nodes     # nodes of the proof search (``nodes``)
+    double seconds           # the proof search's time
+
+
+cdef void _decide(Search *x, int start, uint64_t node_limit, double time_limit, uint64_t first_round,
+                  bint cuts, uint64_t longest_budget, Decision *d) noexcept nogil:
+    """The search (with restarts) from the state the caller set up, then for a
+    lost deal the longest-line search (see solve_kinds)."""
+    cdef double t0
+    x.cuts = cuts
+    t0 = _now()
+    x.deadline = t0 + time_limit if time_limit > 0 else 0.0
+    d.verdict = _search_with_restarts(x, node_limit, first_round, start)
+    d.seconds = _now() - t0
+    d.exact = d.verdict == WON
+    d.proof_nodes = x.nodes
+    if d.verdict == DEAD and longest_budget > 0:
+        d.exact = _longest_line(x, longest_budget, start)
+
+
+cdef void _begin(Search *x, int8_t *deal, int variant) noexcept nogil:
+    x.nodes = 0
+    x.relaxed_cuts = 0
+    x.deepest = 0
+    x.salt = 0
+    x.limit_hit = LIMIT_NONE
+    state_init(&x.state, deal, variant)
+
+
+VERDICTS = {WON: "won", DEAD: "lost", ABORTED: "unknown"}
+LIMITS = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}
+
+
 def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                 double time_limit=0.0, uint64_t table_bytes=64 << 20,
                 uint64_t first_round=5000, bint cuts=True, uint64_t longest_budget=4000, prefix=()):
@@ -971,44 +1007,93 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
     """
     cdef int8_t deal[NPOS]
     cdef int r, i
-    cdef bint exact
     cdef int start
-    cdef uint64_t proof_nodes
-    cdef double t0
+    cdef Decision d
     cdef Search *x
     assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
     _load_deal(deal_kinds, deal)
     x = _workspace_take(table_bytes)
     try:
-        x.nodes = 0
-        x.relaxed_cuts = 0
-        x.deepest = 0
-        x.salt = 0
-        x.limit_hit = LIMIT_NONE
-        state_init(&x.state, deal, variant)
+        _begin(x, deal, variant)
         start = _play_prefix(x, prefix)
-        x.cuts = cuts
-        t0 = _now()
-        x.deadline = t0 + time_limit if time_limit > 0 else 0.0
         with nogil:
-            r = _search_with_restarts(x, node_limit, first_round, start)
-        seconds = _now() - t0
-        exact = r == WON
-        proof_nodes = x.nodes
-        if r == DEAD and longest_budget > 0:
-            with nogil:
-                exact = _longest_line(x, longest_budget, start)
-        verdict = {WON: "won", DEAD: "lost", ABORTED: "unknown"}[r]
-        limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}[x.limit_hit] if r == ABORTED else None
+            _decide(x, start, node_limit, time_limit, first_round, cuts, longest_budget, &d)
+        r = d.verdict
         moves = [(x.path[i] & 31, x.path[i] >> 5) for i in range(start, NPOS)] if r == WON else []
         return {
-            "verdict": verdict, "moves": moves, "nodes": proof_nodes, "seconds": seconds,
-            "limit": limit, "table_entries": x.table.used, "relaxed_cuts": x.relaxed_cuts, "deepest": x.deepest,
+            "verdict": VERDICTS[r], "moves": moves, "nodes": d.proof_nodes, "seconds": d.seconds,
+            "limit": LIMITS[x.limit_hit] if r == ABORTED else None,
+            "table_entries": x.table.used, "relaxed_cuts": x.relaxed_cuts, "deepest": x.deepest,
             "deepest_line": moves if r == WON else [(x.deep_line[i] & 31, x.deep_line[i] >> 5)
                                                     for i in range(x.deepest)],
             "table_bytes": x.table.size * ENTRY_BYTES,
-            "longest_exact": bool(exact), "longest_nodes": x.nodes - proof_nodes,
+            "longest_exact": bool(d.exact), "longest_nodes": x.nodes - d.proof_nodes,
         }
+    finally:
+        _workspace_give_back(x)
+
+
+cdef void _deal_seed(uint64_t seed, int8_t *deal) noexcept nogil:
+    """Deal number ``seed`` as kinds: the canonical deck (rules/pyramid.md: 1B-9B,
+    1C-9C, 1D-9D four of each, then 12 winds, 12 seasons, 12 dragons) shuffled
+    by the project's SplitMix64 Fisher-Yates."""
+    cdef int32_t idx[NPOS]
+    cdef int i
+    for i in range(NPOS):
+        idx[i] = i
+    fisher_yates(idx, NPOS, seed)
+    for i in range(NPOS):
+        deal[i] = <int8_t>(idx[i] // 4 if idx[i] < 108 else 27 + (idx[i] - 108) // 12)
+
+
+def deal_kinds_of_seed(uint64_t seed):
+    """The 144 kinds of deal ``seed`` as this kernel deals them (for the tests)."""
+    cdef int8_t deal[NPOS]
+    _deal_seed(seed, deal)
+    return [deal[i] for i in range(NPOS)]
+
+
+cdef bytes _line_bytes(uint16_t *line, int start, int end):
+    """A line as bytes: (kind, position) pairs, two bytes per move."""
+    cdef uint8_t buf[2 * NPOS]
+    cdef int i, n = 0
+    for i in range(start, end):
+        buf[n] = line[i] & 31
+        buf[n + 1] = line[i] >> 5
+        n += 2
+    return (<char *>buf)[:n]
+
+
+def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limit=0.0,
+                uint64_t table_bytes=64 << 20, uint64_t longest_budget=4000):
+    """Deal each seed of ``seeds`` here and decide it as :func:`solve_kinds`
+    does, one call for a whole chunk of a batch.
+
+    Returns one tuple per seed: (verdict, limit, nodes, seconds, deepest,
+    longest_exact, table_entries, table_bytes, line), where ``line`` is bytes of
+    (kind, position) pairs: the winning line when won, else the line that
+    placed ``deepest`` tiles.  The winning line is not checked here: the
+    caller has it replayed by the separate checker.
+    """
+    cdef int8_t deal[NPOS]
+    cdef Decision d
+    cdef Search *x
+    cdef uint64_t seed
+    cdef list out = []
+    assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
+    x = _workspace_take(table_bytes)
+    try:
+        for seed in seeds:
+            with nogil:
+                _deal_seed(seed, deal)
+                _begin(x, deal, variant)
+                _decide(x, 0, node_limit, time_limit, 5000, True, longest_budget, &d)
+            out.append((VERDICTS[d.verdict], LIMITS[x.limit_hit] if d.verdict == ABORTED else None,
+                        d.proof_nodes, d.seconds, NPOS if d.verdict == WON else x.deepest, bool(d.exact),
+                        x.table.used, x.table.size * ENTRY_BYTES,
+                        _line_bytes(x.path, 0, NPOS) if d.verdict == WON else _line_bytes(x.deep_line, 0, x.deepest)))
+            table_reset(&x.table)
+        return out
     finally:
         _workspace_give_back(x)
 

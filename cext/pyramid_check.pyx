@@ -14,7 +14,11 @@ filled side neighbour or the tile below.
 ``tests/test_pyramid_check.py`` holds it to the reference checker on every
 deal of the test suite, valid lines and broken ones alike.
 """
+from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from cext.rng cimport fisher_yates
 
 DEF NPOS = 144
 DEF NFACES = 38
@@ -30,6 +34,7 @@ cdef bint c_fit[2][NKINDS][NKINDS]
 cdef list c_text = None        # c_text[face][pos]: "TILE@POS"
 cdef list c_token = None       # c_token[face]
 cdef list c_name = None        # c_name[pos]
+cdef signed char c_deck[NPOS]  # the canonical deck, as faces
 
 OK = 0
 NOT_IN_RESERVE = 1
@@ -39,10 +44,11 @@ NO_FIT = 4
 NO_TILE = 5        # naming: no tile of the kind in the reserves
 
 
-def load(sides, below, int start, kinds, fit_continuous, fit_wild, tokens, names):
+def load(sides, below, int start, kinds, fit_continuous, fit_wild, tokens, names, deck):
     """Take the reference tables (positions' side neighbours and the one below,
     the start square, each face's kind, the fit table of each variant, the
-    notation).  Called once at import by ``solver.pyramid.check``."""
+    notation, the canonical deck of 144 faces).  Called once at import by
+    ``solver.pyramid.check``."""
     global c_start, c_text, c_token, c_name
     cdef int p, i, a, b
     assert len(sides) == NPOS and len(below) == NPOS and len(kinds) == NFACES, "144 positions, 38 faces"
@@ -60,6 +66,9 @@ def load(sides, below, int start, kinds, fit_continuous, fit_wild, tokens, names
         for b in range(NKINDS):
             c_fit[0][a][b] = bool(fit_continuous[a][b])
             c_fit[1][a][b] = bool(fit_wild[a][b])
+    assert len(deck) == NPOS and all(0 <= f < NFACES for f in deck), "144 faces"
+    for i in range(NPOS):
+        c_deck[i] = deck[i]
     c_start = start
     c_token = list(tokens)
     c_name = list(names)
@@ -217,3 +226,71 @@ def name_and_check(deal_faces, kind_line, int variant=0, face_prefix=()):
         slots.append(slot + 1)
         n += 1
     return text, slots, None
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+def check_seeds(seeds, lines, int variant=0):
+    """Deal each seed here (the canonical deck loaded from the reference,
+    shuffled by the project's SplitMix64 Fisher-Yates), name the tiles of its
+    line and replay it: the batch twin of :func:`name_and_check` for lines
+    that must win.
+
+    ``lines[i]`` is bytes of (kind, position) pairs (two bytes a move).
+    Returns one (slots, error, seconds) per seed: ``slots`` the reserve slot
+    1-9 of each move as text (``"5,6,8,..."``) when all 144 moves were legal,
+    else None and ``error`` says why (the 1-based move number and the reason).
+    """
+    cdef signed char deal[NPOS]
+    cdef int32_t idx[NPOS]
+    cdef Board b
+    cdef int n, kind, p, code, slot, i, face, length
+    cdef const unsigned char[:] line
+    cdef char text[2 * NPOS]
+    cdef double t0
+    cdef list out = []
+    assert variant == 0 or variant == 1, "variant 0 or 1"
+    if c_text is None:
+        raise RuntimeError("pyramid_check.load() was not called")
+    if len(seeds) != len(lines):
+        raise ValueError("one line per seed")
+    for seed, raw in zip(seeds, lines):
+        t0 = _now()
+        line = raw
+        length = line.shape[0] // 2
+        for i in range(NPOS):
+            idx[i] = i
+        fisher_yates(idx, NPOS, <uint64_t>seed)
+        for i in range(NPOS):
+            deal[i] = c_deck[idx[i]]
+        _start(&b, deal)
+        error = None
+        for n in range(length):
+            kind = line[2 * n]
+            p = line[2 * n + 1]
+            if not (kind < NKINDS and p < NPOS):
+                error = (n + 1, "kind 0-29 and position 0-143")
+                break
+            face = -1
+            for i in range(NSLOTS):
+                if b.reserve[i] >= 0 and c_kind[b.reserve[i]] == kind:
+                    face = b.reserve[i]
+                    break
+            if face < 0:
+                error = (n + 1, f"no tile of kind {kind} in the reserves")
+                break
+            code = _play(&b, deal, variant, face, p, &slot)
+            if code != OK:
+                error = (n + 1, _reason(code, face, p))
+                break
+            text[2 * n] = 48 + slot + 1
+            text[2 * n + 1] = 44      # ','
+        if error is None and b.placed < NPOS:
+            error = (b.placed + 1, f"the line stops after {b.placed} moves; {NPOS} are needed")
+        slots = None if error is not None else text[:2 * NPOS - 1].decode("ascii")
+        out.append((slots, error, _now() - t0))
+    return out

@@ -293,7 +293,12 @@ class Analysis:
     when the answer does not depend on the seed (it is then refused over a
     seed range).  ``histogram`` names whole-number fields whose distribution
     the statistics show (e.g. Spectrum's minimum ``turns``).  ``default_limits``
-    are the limits used where the caller gives none.
+    are the limits used where the caller gives none.  ``rows``, optional,
+    answers a whole chunk of a batch at once: ``rows(seeds, *, game, limits,
+    **options)`` returns each seed's stored columns (seed, verdict, limit,
+    nodes, seconds, fields JSON), the same as ``run`` for each seed gives
+    through :func:`solver.chunk.row_values`, times aside (a test of the game's
+    must hold them together).
     """
 
     name: str
@@ -304,6 +309,7 @@ class Analysis:
     seeded: bool = True
     histogram: Tuple[str, ...] = ()
     default_limits: Limits = Limits()
+    rows: Any = None
 
     def __post_init__(self) -> None:
         if self.kind not in ANALYSIS_KINDS:

@@ -20,10 +20,10 @@ from solver.files import excerpt
 from solver.pyramid.deal import DEAL_SIZE, Deal
 from solver.pyramid.geometry import BELOW, POSITIONS, SIDES, START
 from solver.pyramid.rules import FIT, Move, PyramidGame, PyramidState, parse_move
-from solver.pyramid.tiles import TILES
+from solver.pyramid.tiles import CANONICAL_DECK, TILES
 
 _compiled.load(SIDES, BELOW, START, [t.kind for t in TILES], FIT["continuous"], FIT["wild-dragons"],
-               [t.token for t in TILES], [p.name for p in POSITIONS])
+               [t.token for t in TILES], [p.name for p in POSITIONS], CANONICAL_DECK)
 _VARIANT_CODE = {"continuous": 0, "wild-dragons": 1}
 
 

@@ -41,6 +41,7 @@ from solver.errors import InputError
 from solver.game import Analysis, GameEntry, Limits, Result
 from solver.options import Option
 from solver.pyramid.blind import Greedy, GreedyPolicy, Lookahead, LookaheadPolicy, play
+from solver.pyramid.chunked import thoughtful_rows
 from solver.pyramid.deal import Deal, deal_from_seed
 from solver.pyramid.geometry import POSITIONS
 from solver.pyramid.rules import VARIANTS, Pyramid, PyramidState, check_variant
@@ -105,6 +106,11 @@ def run_thoughtful(seed: int, *, game: Pyramid, limits: Limits) -> Result:
     return solve_deal(deal_from_seed(seed), variant=game.variant, limits=limits)
 
 
+def rows_thoughtful(seeds, *, game: Pyramid, limits: Limits):
+    """A batch chunk's stored rows at once (:mod:`solver.pyramid.chunked`)."""
+    return thoughtful_rows(seeds, variant=game.variant, limits=limits)
+
+
 # -- blind play: the compiled loop -------------------------------------------------
 def play_deal(deal: Deal, player, *, variant: str = "continuous", limits: Limits = Limits()) -> Result:
     """``player`` (a :class:`~solver.pyramid.blind.BlindPlayer`) plays ``deal`` blind."""
@@ -145,7 +151,7 @@ ENTRY = GameEntry(
     analyses=(
         Analysis("thoughtful", "exact", run_thoughtful,
                  "Exact search, the whole deal known: won (with the 144 moves), lost (proven) or unknown.",
-                 default_limits=THOUGHTFUL_LIMITS),
+                 default_limits=THOUGHTFUL_LIMITS, rows=rows_thoughtful),
         Analysis("blind:greedy", "exact", run_blind_greedy,
                  "The greedy blind player (sees only the pyramid and reserves) plays the deal: won or lost."),
         Analysis("blind:lookahead", "exact", run_blind_lookahead,

@@ -1,0 +1,71 @@
+"""The thoughtful analysis for a whole chunk of a batch at once.
+
+The same stored rows as answering each seed through
+:func:`~solver.pyramid.contract.solve_deal` (verdict, limit, nodes and every
+field but the times), at a fraction of the cost per deal: the search kernel
+deals and decides the whole chunk in one call
+(:func:`solver.cext.pyramid.solve_seeds`), and the separate compiled checker
+deals each won seed again on its own and replays its line
+(:func:`solver.cext.pyramid_check.check_seeds`) before the row is written.
+A line the checker rejects is a :class:`~solver.pyramid.search.SolverBug`.
+Where the longest line of a deal not won is not proven the longest, the blind
+players play it too, as in the per-seed path.
+
+A row's ``seconds`` is the search's time plus the checker's replay and any
+blind play, as the kernels measure them; ``search_seconds`` the search alone.
+
+>>> from solver.game import Limits
+>>> rows = thoughtful_rows([1, 2], variant="continuous", limits=Limits())
+>>> [(r[0], r[1], r[3]) for r in rows]
+[(1, 'won', 144), (2, 'lost', 9)]
+"""
+from __future__ import annotations
+
+import time
+from typing import List, Sequence
+
+from solver.cext import pyramid as _search
+from solver.cext import pyramid_check as _checker
+from solver.game import Limits
+from solver.pyramid.search import VARIANT_CODES, SolverBug
+
+_FIELDS = ('{"deepest":%d,"longest_exact":%s,"placed":%d,"search_seconds":%r,"slots":%s,'
+           '"table_bytes":%d,"table_entries":%d}')
+"""The row's fields as ``json.dumps(fields, separators=(",", ":"), sort_keys=True)`` writes them."""
+
+
+def thoughtful_rows(seeds: Sequence[int], *, variant: str, limits: Limits) -> List[list]:
+    """The stored columns (seed, verdict, limit, nodes, seconds, fields JSON) of
+    each seed's thoughtful answer; ``limits`` are complete (defaults merged)."""
+    code = VARIANT_CODES[variant]
+    seeds = list(seeds)
+    answers = _search.solve_seeds(seeds, variant=code, node_limit=int(limits.node_limit or 0),
+                                  time_limit=float(limits.time_limit or 0.0),
+                                  table_bytes=int(limits.table_mb * (1 << 20)))
+    won = [i for i, a in enumerate(answers) if a[0] == "won"]
+    checks = dict(zip(won, _checker.check_seeds([seeds[i] for i in won], [answers[i][8] for i in won], code)))
+    rows = []
+    for i, (seed, (verdict, limit, nodes, seconds, deepest, exact, entries, table_bytes, line)) \
+            in enumerate(zip(seeds, answers)):
+        slots, extra = "null", 0.0
+        if verdict == "won":
+            slots, error, extra = checks[i]
+            if slots is None:
+                raise SolverBug(f"the checker rejected the solver's line for seed {seed}: move {error[0]}: {error[1]}")
+            slots = f"[{slots}]"
+        elif not exact:
+            t0 = time.perf_counter()
+            deepest = max(deepest, blind_placed(seed, variant))
+            extra = time.perf_counter() - t0
+        fields = _FIELDS % (deepest, "true" if exact else "false", deepest, round(seconds, 6), slots,
+                            table_bytes, entries)
+        rows.append([seed, verdict, limit, nodes, round(seconds + extra, 6), fields])
+    return rows
+
+
+def blind_placed(seed: int, variant: str) -> int:
+    """The most tiles the blind players (greedy, lookahead) place on the deal."""
+    from solver.pyramid.blind import Greedy, Lookahead, play
+    from solver.pyramid.deal import deal_from_seed
+    deal = deal_from_seed(seed)
+    return max(play(deal, player, variant=variant).placed for player in (Greedy(), Lookahead()))
