@@ -56,6 +56,11 @@ cdef int g_threshold[NPOS]   # support needed to open: 1 on level 1, 5 above
 cdef int g_sym[NSYM][NPOS]   # image of each position under the 8 symmetries of the square
 cdef uint32_t g_fit[2][NKINDS]   # [variant][kind]: mask of kinds that fit against it
 cdef uint64_t g_zobrist[NPOS][NKINDS]
+cdef int g_nup[NPOS]
+cdef int g_up[NPOS][5]       # positions that have p as a neighbour to fit: its sides and the one above
+cdef uint64_t g_nbmask[NPOS][3]  # p's side neighbours and the one below, as a bitset
+cdef uint8_t g_word[NPOS]    # a position's packed word and bit offset (5 bits per position)
+cdef uint8_t g_shift[NPOS]
 
 cdef int _index_at(int level, int f, int r):
     cdef int p
@@ -147,6 +152,19 @@ cdef void _build_tables():
         for k in range(NKINDS):
             g_zobrist[p][k] = splitmix64_next(&seed)
     for p in range(NPOS):
+        g_word[p] = p // 12
+        g_shift[p] = (p % 12) * 5
+        g_nup[p] = 0
+        g_nbmask[p][0] = g_nbmask[p][1] = g_nbmask[p][2] = 0
+        for i in range(g_nside[p] + 1):
+            q = g_side[p][i] if i < g_nside[p] else g_above[p]
+            if q >= 0:
+                g_up[p][g_nup[p]] = q
+                g_nup[p] += 1
+            q = g_side[p][i] if i < g_nside[p] else g_below[p]
+            if q >= 0:
+                g_nbmask[p][q >> 6] |= (<uint64_t>1) << (q & 63)
+    for p in range(NPOS):
         f = g_file[p]
         r = g_rank[p]
         g_sym[0][p] = p
@@ -178,6 +196,10 @@ cdef struct State:
     uint8_t empty_near[NPOS]   # empty positions among sides(p) and above(p)
     uint8_t exposed[NKINDS]    # filled tiles, by kind, with an empty side or top
     uint8_t suffix[NPOS + 1][NKINDS]  # suffix[i][k]: tiles of kind k in deal[i:]
+    uint32_t acc[NPOS]         # kinds that fit a filled neighbour of p (sides and below)
+    uint64_t filled[3]         # bitset of filled positions
+    int dragon_room            # empty side and top neighbours of the dragons on the board
+    bint packed_on             # packed and hash are kept (from the first use of the table on)
 
 
 cdef inline void _set_open(State *s, int p) noexcept nogil:
@@ -208,6 +230,7 @@ cdef void state_init(State *s, int8_t *deal, int variant) noexcept nogil:
     for p in range(NPOS):
         s.empty_near[p] = g_nside[p] + (1 if g_above[p] >= 0 else 0)
     _count_suffix(s)
+    s.packed_on = False
     s.variant = variant
     _set_open(s, START)
 
@@ -217,7 +240,7 @@ cdef inline void _pack(State *s, int k, int p) noexcept nogil:
     cdef int g, q
     for g in range(NSYM):
         q = g_sym[g][p]
-        s.packed[g][q // 12] |= (<uint64_t>(k + 1)) << ((q % 12) * 5)
+        s.packed[g][g_word[q]] |= (<uint64_t>(k + 1)) << g_shift[q]
         s.hash[g] ^= g_zobrist[q][k]
 
 
@@ -225,8 +248,33 @@ cdef inline void _unpack(State *s, int k, int p) noexcept nogil:
     cdef int g, q
     for g in range(NSYM):
         q = g_sym[g][p]
-        s.packed[g][q // 12] &= ~((<uint64_t>31) << ((q % 12) * 5))
+        s.packed[g][g_word[q]] &= ~((<uint64_t>31) << g_shift[q])
         s.hash[g] ^= g_zobrist[q][k]
+
+
+cdef void _ensure_packed(State *s) noexcept nogil:
+    """Start keeping the packed images and hashes: a deal that never uses the
+    table (a straight dive to a win) never pays for them."""
+    cdef int p
+    if s.packed_on:
+        return
+    memset(s.packed, 0, sizeof(s.packed))
+    memset(s.hash, 0, sizeof(s.hash))
+    for p in range(NPOS):
+        if s.kind[p] >= 0:
+            _pack(s, s.kind[p], p)
+    s.packed_on = True
+
+
+cdef inline uint32_t _acc_of(State *s, int p) noexcept nogil:
+    """Kinds that fit a filled side neighbour of ``p`` or the tile below it."""
+    cdef uint32_t acc = 0
+    cdef int i, q
+    for i in range(g_nside[p] + 1):
+        q = g_side[p][i] if i < g_nside[p] else g_below[p]
+        if q >= 0 and s.kind[q] >= 0:
+            acc |= g_fit[s.variant][s.kind[q]]
+    return acc
 
 
 cdef inline int canonical(State *s) noexcept nogil:
@@ -249,6 +297,9 @@ cdef void _count_suffix(State *s) noexcept nogil:
     for i in range(NPOS - 1, -1, -1):
         memcpy(s.suffix[i], s.suffix[i + 1], NKINDS)
         s.suffix[i][s.deal[i]] += 1
+
+
+cdef uint64_t _LAST_WORD = ((<uint64_t>1) << (NPOS - 128)) - 1   # positions 128-143
 
 
 cdef int _try_assign(int i, uint32_t *pot, int *rem, int *owner, int *owned, bint *seen) noexcept nogil:
@@ -288,34 +339,29 @@ cdef bint holes_matchable(State *s) noexcept nogil:
     cdef int owner[NKINDS * 32]
     cdef int owned[NKINDS]
     cdef bint seen[NKINDS]
-    cdef uint32_t remaining = 0, reachable = 0, fixed, mask
-    cdef int k, p, i, q, n = 0, stock = NSLOTS + s.placed
+    cdef uint32_t remaining = 0, reachable = 0, mask
+    cdef uint64_t empty
+    cdef int k, p, i, w, n = 0, stock = NSLOTS + s.placed
     cdef bint open_neighbour
     for k in range(NKINDS):
         rem[k] = s.reserve[k] + (s.suffix[stock][k] if stock < NPOS else 0)
         if rem[k] > 0:
             remaining |= (<uint32_t>1) << k
             reachable |= g_fit[s.variant][k]
-    for p in range(NPOS):
-        if s.kind[p] >= 0 or n == 32:
-            continue
-        fixed = 0
-        open_neighbour = False
-        for i in range(g_nside[p] + 1):
-            q = g_side[p][i] if i < g_nside[p] else g_below[p]
-            if q < 0:
+    for w in range(3):
+        empty = ~s.filled[w] & (_LAST_WORD if w == 2 else ~(<uint64_t>0))
+        while empty and n < 32:
+            p = w * 64 + _ctz64(empty)
+            empty &= empty - 1
+            open_neighbour = ((g_nbmask[p][0] & ~s.filled[0]) | (g_nbmask[p][1] & ~s.filled[1])
+                              | (g_nbmask[p][2] & ~s.filled[2])) != 0
+            mask = (s.acc[p] | (reachable if open_neighbour else 0)) & remaining
+            if mask == remaining:
                 continue
-            if s.kind[q] >= 0:
-                fixed |= g_fit[s.variant][s.kind[q]]
-            else:
-                open_neighbour = True
-        mask = (fixed | (reachable if open_neighbour else 0)) & remaining
-        if mask == remaining:
-            continue
-        if mask == 0:
-            return False
-        pot[n] = mask
-        n += 1
+            if mask == 0:
+                return False
+            pot[n] = mask
+            n += 1
     memset(owned, 0, sizeof(owned))
     for i in range(n):
         memset(seen, 0, sizeof(seen))
@@ -336,6 +382,8 @@ cdef void state_recompute(State *s) noexcept nogil:
     memset(s.packed, 0, sizeof(s.packed))
     memset(s.exposed, 0, sizeof(s.exposed))
     memset(s.hash, 0, sizeof(s.hash))
+    memset(s.filled, 0, sizeof(s.filled))
+    s.dragon_room = 0
     s.reserve_mask = 0
     for k in range(NKINDS):
         if s.reserve[k] > 0:
@@ -347,10 +395,15 @@ cdef void state_recompute(State *s) noexcept nogil:
                 s.empty_near[p] += 1
         if g_above[p] >= 0 and s.kind[g_above[p]] < 0:
             s.empty_near[p] += 1
+        s.acc[p] = _acc_of(s, p)
         k = s.kind[p]
         if k < 0:
             continue
-        _pack(s, k, p)
+        if s.packed_on:
+            _pack(s, k, p)
+        s.filled[p >> 6] |= (<uint64_t>1) << (p & 63)
+        if k == KIND_DRAGON:
+            s.dragon_room += s.empty_near[p]
         if s.empty_near[p] > 0:
             s.exposed[k] += 1
         for i in range(g_ndep[p]):
@@ -368,11 +421,15 @@ cdef inline void state_make(State *s, int k, int p) noexcept nogil:
 
     Precondition: (k, p) is legal.  Exactly undone by ``state_unmake(s, k, p)``.
     """
-    cdef int i, a, shift
+    cdef int i, a
     cdef int stock = NSLOTS + s.placed
+    cdef uint32_t fit = g_fit[s.variant][k]
     s.kind[p] = k
-    shift = (p % 12) * 5
-    _pack(s, k, p)
+    if s.packed_on:
+        _pack(s, k, p)
+    s.filled[p >> 6] |= (<uint64_t>1) << (p & 63)
+    for i in range(g_nup[p]):
+        s.acc[g_up[p][i]] |= fit
     _clear_open(s, p)
     for i in range(g_ndep[p]):
         a = g_dep[p][i]
@@ -382,6 +439,8 @@ cdef inline void state_make(State *s, int k, int p) noexcept nogil:
     _touch_neighbours(s, p, -1)
     if s.empty_near[p] > 0:
         s.exposed[k] += 1
+    if k == KIND_DRAGON:
+        s.dragon_room += s.empty_near[p]
     _reserve_add(s, k, -1)
     if stock < NPOS:
         _reserve_add(s, s.deal[stock], 1)
@@ -403,6 +462,8 @@ cdef inline void _touch_neighbours(State *s, int p, int delta) noexcept nogil:
             s.exposed[s.kind[q]] -= 1
         elif s.kind[q] >= 0 and delta > 0 and s.empty_near[q] == 0:
             s.exposed[s.kind[q]] += 1
+        if s.kind[q] == KIND_DRAGON:
+            s.dragon_room += delta
         s.empty_near[q] += delta
 
 
@@ -504,16 +565,13 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
         _relaxed_place(s, &r, _ctz32(ready))
     if r.accept == full or r.mask == 0:
         return True
-    if s.exposed[KIND_DRAGON] > 0:
-        for p in range(NPOS):
-            if s.kind[p] == KIND_DRAGON:
-                r.sockets += s.empty_near[p]
+    r.sockets += s.dragon_room
     return _relaxed_finish(s, &r, &budget)
 
 
 cdef inline void state_unmake(State *s, int k, int p) noexcept nogil:
     """Undo ``state_make(s, k, p)``: the last move made."""
-    cdef int i, a, shift
+    cdef int i, a
     cdef int stock
     s.placed -= 1
     stock = NSLOTS + s.placed
@@ -528,26 +586,23 @@ cdef inline void state_unmake(State *s, int k, int p) noexcept nogil:
     _set_open(s, p)
     if s.empty_near[p] > 0:
         s.exposed[k] -= 1
+    if k == KIND_DRAGON:
+        s.dragon_room -= s.empty_near[p]
     _touch_neighbours(s, p, 1)
     s.kind[p] = -1
-    shift = (p % 12) * 5
-    _unpack(s, k, p)
+    s.filled[p >> 6] &= ~((<uint64_t>1) << (p & 63))
+    for i in range(g_nup[p]):
+        a = g_up[p][i]
+        s.acc[a] = _acc_of(s, a)
+    if s.packed_on:
+        _unpack(s, k, p)
 
 
 cdef inline uint32_t accepts(State *s, int p) noexcept nogil:
     """Mask of kinds that fit at least one filled neighbour of ``p`` (all on an empty board)."""
-    cdef uint32_t acc = 0
-    cdef int i, q
     if s.placed == 0:
         return (<uint32_t>1 << NKINDS) - 1
-    for i in range(g_nside[p]):
-        q = g_side[p][i]
-        if s.kind[q] >= 0:
-            acc |= g_fit[s.variant][s.kind[q]]
-    q = g_below[p]
-    if q >= 0:
-        acc |= g_fit[s.variant][s.kind[q]]
-    return acc
+    return s.acc[p]
 
 
 cdef int generate(State *s, uint16_t *moves) noexcept nogil:
@@ -672,6 +727,7 @@ cdef inline void table_store_dead(Table *t, State *s) noexcept nogil:
     cdef uint64_t i
     if t.size == 0:
         return
+    _ensure_packed(s)
     cdef int g = canonical(s)
     i = _bucket(t, s.hash[g])
     if t.size > 1 and t.tags[i] != 0 and (t.tags[i + 1] == 0 or (t.tags[i + 1] >> 8) >= (t.tags[i] >> 8)):
@@ -714,6 +770,7 @@ cdef struct Search:
     uint16_t path[NPOS]      # the winning line, filled on the way back up
     uint16_t line[NPOS]      # the line being searched
     uint16_t deep_line[NPOS] # the line that placed ``deepest`` tiles
+    int deep_same            # line[:deep_same] == deep_line[:deep_same]
     uint16_t *move_stack     # MAX_MOVES per ply
     uint32_t *score_stack    # their ordering scores
 
@@ -800,7 +857,8 @@ cdef int search(Search *x, int ply) noexcept nogil:
     x.nodes += 1
     if s.placed > x.deepest:
         x.deepest = s.placed
-        memcpy(x.deep_line, x.line, s.placed * sizeof(uint16_t))
+        memcpy(x.deep_line + x.deep_same, x.line + x.deep_same, (s.placed - x.deep_same) * sizeof(uint16_t))
+        x.deep_same = s.placed
     if x.node_limit and x.nodes > x.node_limit:
         x.limit_hit = LIMIT_NODES
         return ABORTED
@@ -824,6 +882,8 @@ cdef int search(Search *x, int ply) noexcept nogil:
         p = moves[i] >> 5
         state_make(s, k, p)
         x.line[ply] = moves[i]
+        if ply < x.deep_same:
+            x.deep_same = ply
         r = search(x, ply + 1)
         state_unmake(s, k, p)
         if r == WON:
@@ -874,6 +934,7 @@ cdef int _play_prefix(Search *x, prefix) except -1:
         n += 1
     x.deepest = n
     memcpy(x.deep_line, x.line, n * sizeof(uint16_t))
+    x.deep_same = n
     return n
 
 
@@ -966,6 +1027,7 @@ cdef void _begin(Search *x, int8_t *deal, int variant) noexcept nogil:
     x.nodes = 0
     x.relaxed_cuts = 0
     x.deepest = 0
+    x.deep_same = 0
     x.salt = 0
     x.limit_hit = LIMIT_NONE
     state_init(&x.state, deal, variant)
@@ -1126,6 +1188,7 @@ cdef class Engine:
         assert variant == 0 or variant == 1, "variant 0 or 1"
         _load_deal(deal_kinds, deal)
         state_init(&self.s, deal, variant)
+        _ensure_packed(&self.s)     # key() and symmetric_keys() show them
         self._history = []
 
     @staticmethod
@@ -1149,6 +1212,7 @@ cdef class Engine:
             "kinds 0-29"
         memset(&e.s, 0, sizeof(State))
         e.s.variant = variant
+        e.s.packed_on = True
         for p in range(NPOS):
             e.s.kind[p] = -1 if board[p] is None else board[p]
             placed += board[p] is not None
