@@ -16,6 +16,9 @@ zero, flag clear, for a pyramid move alone).
 """
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t, uint8_t, int16_t, int8_t
 from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+from posix.mman cimport madvise, MADV_HUGEPAGE
+from posix.stdlib cimport posix_memalign
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from cext.rng cimport splitmix64_next
@@ -127,6 +130,7 @@ cdef inline int lsb(uint64_t b) noexcept nogil:
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+    void __builtin_prefetch(const void *) nogil
 
 
 cdef inline bint won_by(const State *st, int pl) noexcept nogil:

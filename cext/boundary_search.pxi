@@ -13,10 +13,12 @@ cdef enum:
     OPT_ETC = 16         # enhanced transposition cut-offs
     OPT_EVAL = 32        # engine mode: the horizon scores the evaluation, no proof bound
     OPT_THREAT = 64      # threat first: against a win next move only the moves that stop it
-    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT
+    OPT_BUCKETS = 128    # two table entries per slot: the deeper result kept, one always replaced
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
-           "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT}
+           "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
+           "buckets": OPT_BUCKETS}
 DEFAULT_OPTS = OPT_DEFAULT
 
 cdef int TARGET[12]          # the square each pyramid must end on
@@ -144,9 +146,62 @@ cdef struct Searcher:
     int64_t bound_cuts
     int64_t etc_cuts
     int64_t threat_cuts
+    int64_t cut_first      # nodes cut off by the first move searched
+    int64_t cut_later      # nodes cut off by a later move
+    int64_t all_nodes      # nodes where every move was searched (no cut-off)
     int32_t *buf
     int32_t killer[MAXPLY + 2][2]
     uint32_t history[NSQ][NSQ]
+
+
+cdef TTEntry *_alloc_table(uint64_t entries) noexcept:
+    """A zeroed table of ``entries`` entries, aligned on 2 MiB and advised to use huge
+    pages (the probe at every node is a cache and TLB miss: huge pages make it one
+    memory access instead of a page walk and an access; measured in docs/boundary.md).
+    NULL if it cannot be allocated; ``free`` releases it."""
+    cdef void *mem = NULL
+    cdef size_t size = entries * sizeof(TTEntry)
+    if posix_memalign(&mem, 2 * 1024 * 1024, size) != 0:
+        return NULL
+    madvise(mem, size, MADV_HUGEPAGE)      # advice only: without it, ordinary pages
+    memset(mem, 0, size)
+    return <TTEntry *>mem
+
+
+cdef inline TTEntry *_probe(Searcher *S, uint64_t key) noexcept nogil:
+    """The table's entry for ``key`` (its whole 64 bits compared), or NULL.  With
+    OPT_BUCKETS a key lives in one of the two entries of its bucket."""
+    cdef uint64_t i = key & S.tt_mask
+    if S.opts & OPT_BUCKETS:
+        i &= ~(<uint64_t>1)
+        if S.tt[i].key == key:
+            return &S.tt[i]
+        i = (i + 1) & S.tt_mask
+    if S.tt[i].key == key:
+        return &S.tt[i]
+    return NULL
+
+
+cdef inline TTEntry *_slot(Searcher *S, uint64_t key, int depth) noexcept nogil:
+    """Where to store ``key``'s result of a ``depth``-ply search: its own index, or with
+    OPT_BUCKETS the bucket's first entry when it holds the same key or a result no deeper,
+    else the second (always replaced)."""
+    cdef uint64_t i = key & S.tt_mask
+    if S.opts & OPT_BUCKETS:
+        i &= ~(<uint64_t>1)
+        if not (S.tt[i].key == key or S.tt[i].depth <= depth):
+            i = (i + 1) & S.tt_mask
+    return &S.tt[i]
+
+
+cdef inline void _store(Searcher *S, uint64_t key, int depth, int value, int32_t move,
+                        int flag) noexcept nogil:
+    cdef TTEntry *e = _slot(S, key, depth)
+    e.key = key
+    e.value = value
+    e.depth = depth
+    e.move = move
+    e.flag = flag
 
 
 cdef double now() noexcept nogil:
@@ -211,6 +266,38 @@ cdef inline uint32_t _order_score(Searcher *S, int32_t m, int32_t ttmove, int pl
         elif m == S.killer[ply][1]:
             sc += 0x70000000U
     return sc
+
+
+cdef enum:
+    LAZY_PICKS = 3       # moves picked one by one before the rest is sorted at once
+
+
+cdef void _sort_rest(int32_t *moves, uint32_t *scores, int n) noexcept nogil:
+    """Sort ``moves`` by ``scores``, highest first, ties in their present order (a
+    Shell sort on keys that carry the position: deterministic, O(n^1.3) rather than the
+    O(n^2) of picking one by one at a node where every move is searched)."""
+    cdef uint64_t keys[MAXMOVES]
+    cdef uint64_t key
+    cdef int i, j, g, gi
+    cdef int gaps[5]
+    gaps[:] = [57, 23, 10, 4, 1]
+    for i in range(n):
+        keys[i] = (<uint64_t>scores[i] << 32) | <uint64_t>(MAXMOVES - i) << 20 | <uint64_t>i
+    for gi in range(5):
+        g = gaps[gi]
+        for i in range(g, n):
+            key = keys[i]
+            j = i
+            while j >= g and keys[j - g] < key:
+                keys[j] = keys[j - g]
+                j -= g
+            keys[j] = key
+    for i in range(n):
+        scores[i] = <uint32_t>(keys[i] >> 32)
+    for i in range(n):
+        keys[i] = <uint64_t>moves[keys[i] & 0xFFFFF]
+    for i in range(n):
+        moves[i] = <int32_t>keys[i]
 
 
 cdef inline bint _finishes(const State *st, int32_t m, const int *pre) noexcept nogil:
@@ -323,7 +410,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     """
     cdef State *st = &S.st
     cdef int n, i, j, k, best, v, bi, orig_alpha, bestmove = 0, ttmove = 0, me, lbx = -1, lby = -1
-    cdef int bound, nw, kept
+    cdef int bound, nw, kept, searched = 0
     cdef uint64_t req[64]
     cdef uint64_t placed
     cdef uint32_t scores[MAXMOVES]
@@ -334,6 +421,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     cdef TTEntry *e
     cdef TTEntry *ce
     S.nodes += 1
+    __builtin_prefetch(&S.tt[st.hash & S.tt_mask & ~(<uint64_t>1)])   # probed below: memory
     if won_by(st, 1 - st.side):
         return -(MATE - ply)
     i = ply - 2
@@ -393,8 +481,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             S.horizon_hits += 1
             return 0
     orig_alpha = alpha
-    e = &S.tt[st.hash & S.tt_mask]
-    if e.key == st.hash:          # verified: the whole key, not only the index bits
+    e = _probe(S, st.hash)
+    if e != NULL:                 # verified: the whole key, not only the index bits
         ttmove = e.move
         if e.depth >= depth:
             v = from_tt(e.value, ply)
@@ -413,8 +501,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
         # enhanced transposition cut-off: a child already known to refute the window
         for i in range(n):
             make(st, moves[i])
-            ce = &S.tt[st.hash & S.tt_mask]
-            if ce.key == st.hash and ce.depth >= depth - 1 and (ce.flag == TT_EXACT or ce.flag == TT_UPPER):
+            ce = _probe(S, st.hash)
+            if ce != NULL and ce.depth >= depth - 1 and (ce.flag == TT_EXACT or ce.flag == TT_UPPER):
                 v = -from_tt(ce.value, ply + 1)
                 if v >= beta and (v > MATE_BOUND or v < -MATE_BOUND or S.allow_zero_cuts):
                     unmake(st, moves[i])
@@ -457,11 +545,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                     S.threat_cuts += n - kept
                     best = -(MATE - ply - 2)
                     if kept == 0 or best >= beta:
-                        e.key = st.hash
-                        e.value = to_tt(best, ply)
-                        e.depth = depth
-                        e.move = bestmove
-                        e.flag = TT_EXACT if kept == 0 else TT_LOWER
+                        _store(S, st.hash, depth, to_tt(best, ply), bestmove,
+                               TT_EXACT if kept == 0 else TT_LOWER)
                         return best
                     if best > alpha:
                         alpha = best
@@ -469,17 +554,22 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     for i in range(n):
         scores[i] = _order_score(S, moves[i], ttmove, ply, pre)
     for i in range(n):
-        # pick the best-ordered remaining move (ties: generation order)
-        bi = i
-        bsc = scores[i]
-        for j in range(i + 1, n):
-            if scores[j] > bsc:
-                bsc = scores[j]
-                bi = j
-        m = moves[bi]
-        moves[bi] = moves[i]
-        moves[i] = m
-        scores[bi] = scores[i]
+        if i < LAZY_PICKS:
+            # pick the best-ordered remaining move (ties: generation order): a cut
+            # usually comes from one of the first few, so the rest is not sorted yet
+            bi = i
+            bsc = scores[i]
+            for j in range(i + 1, n):
+                if scores[j] > bsc:
+                    bsc = scores[j]
+                    bi = j
+            m = moves[bi]
+            moves[bi] = moves[i]
+            moves[i] = m
+            scores[bi] = scores[i]
+            if i == LAZY_PICKS - 1 and n > LAZY_PICKS:
+                _sort_rest(moves + LAZY_PICKS, scores + LAZY_PICKS, n - LAZY_PICKS)
+        m = moves[i]
         if lbx >= 0 and alpha >= 0 and depth >= 2 and 2 * (lbx + _move_delta(st, m, pre)) > depth - 1:
             # the bound cut the child would make: X cannot complete in time, "not a win" (0)
             S.bound_cuts += 1
@@ -493,6 +583,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
         unmake(st, m)
         if S.aborted:
             return 0
+        searched += 1
         if v > best:
             best = v
             bestmove = m
@@ -504,12 +595,15 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                     if m != S.killer[ply][0]:
                         S.killer[ply][1] = S.killer[ply][0]
                         S.killer[ply][0] = m
+                    if searched == 1:
+                        S.cut_first += 1
+                    else:
+                        S.cut_later += 1
                     break
-    e.key = st.hash
-    e.value = to_tt(best, ply)
-    e.depth = depth
-    e.move = bestmove
-    e.flag = TT_UPPER if best <= orig_alpha else (TT_LOWER if best >= beta else TT_EXACT)
+    if best < beta:
+        S.all_nodes += 1
+    _store(S, st.hash, depth, to_tt(best, ply), bestmove,
+           TT_UPPER if best <= orig_alpha else (TT_LOWER if best >= beta else TT_EXACT))
     return best
 
 
@@ -532,7 +626,7 @@ cdef class Search:
             raise ValueError("tt_mb must be >= 1")
         if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
             raise ValueError("tt_entries must be 0 or a power of two")
-        assert 0 <= opts < 128, "opts: a mask of OPTIONS"
+        assert 0 <= opts < 256, "opts: a mask of OPTIONS"
         if tt_entries:
             entries = <uint64_t>tt_entries
         else:
@@ -541,7 +635,7 @@ cdef class Search:
         self.S = <Searcher *>calloc(1, sizeof(Searcher))
         if self.S == NULL:
             raise MemoryError()
-        self.S.tt = <TTEntry *>calloc(entries, sizeof(TTEntry))
+        self.S.tt = _alloc_table(entries)
         self.S.buf = <int32_t *>malloc(sizeof(int32_t) * MAXMOVES * (MAXPLY + 1))
         if self.S.tt == NULL or self.S.buf == NULL:
             free(self.S.tt); free(self.S.buf); free(self.S)
@@ -580,7 +674,8 @@ cdef class Search:
         return {"nodes": int(self.S.nodes), "horizon_hits": int(self.S.horizon_hits),
                 "zero_cuts": int(self.S.zero_cuts), "rep_hits": int(self.S.rep_hits),
                 "bound_cuts": int(self.S.bound_cuts), "etc_cuts": int(self.S.etc_cuts),
-                "threat_cuts": int(self.S.threat_cuts)}
+                "threat_cuts": int(self.S.threat_cuts), "cut_first": int(self.S.cut_first),
+                "cut_later": int(self.S.cut_later), "all_nodes": int(self.S.all_nodes)}
 
     @property
     def nodes(self):
@@ -591,8 +686,8 @@ cdef class Search:
 
     def root_move(self):
         """The table's move at the root (None if the root has no entry)."""
-        cdef TTEntry *e = &self.S.tt[self.S.st.hash & self.S.tt_mask]
-        if e.key == self.S.st.hash and e.move != 0:
+        cdef TTEntry *e = _probe(self.S, self.S.st.hash)
+        if e != NULL and e.move != 0:
             return decode_move(e.move)
         return None
 
@@ -608,8 +703,8 @@ cdef class Search:
         for k in range(length):
             if won_by(&st, 1 - st.side):
                 break
-            e = &self.S.tt[st.hash & self.S.tt_mask]
-            if e.key != st.hash or e.move == 0:
+            e = _probe(self.S, st.hash)
+            if e == NULL or e.move == 0:
                 break
             n = gen_moves(&st, buf)
             for i in range(n):
