@@ -1127,21 +1127,26 @@ cdef bytes _line_bytes(uint16_t *line, int start, int end):
 
 
 def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limit=0.0,
-                uint64_t table_bytes=64 << 20, uint64_t longest_budget=4000):
+                uint64_t table_bytes=64 << 20, uint64_t longest_budget=4000, bint blind_players=True):
     """Deal each seed of ``seeds`` here and decide it as :func:`solve_kinds`
     does, one call for a whole chunk of a batch.
 
     Returns one tuple per seed: (verdict, limit, nodes, seconds, deepest,
-    longest_exact, table_entries, table_bytes, line), where ``line`` is bytes of
-    (kind, position) pairs: the winning line when won, else the line that
-    placed ``deepest`` tiles.  The winning line is not checked here: the
-    caller has it replayed by the separate checker.
+    longest_exact, table_entries, table_bytes, line, blind), where ``line`` is
+    bytes of (kind, position) pairs: the winning line when won, else the line
+    that placed ``deepest`` tiles.  The winning line is not checked here: the
+    caller has it replayed by the separate checker.  ``blind``: where the
+    longest line is not proven the longest (and ``blind_players``), (the most
+    tiles the greedy and the default lookahead player place on the deal, the
+    seconds they took), else None.
     """
     cdef int8_t deal[NPOS]
     cdef Decision d
     cdef Search *x
     cdef uint64_t seed
     cdef list out = []
+    cdef int most
+    cdef double t0, blind_seconds
     assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
     x = _workspace_take(table_bytes)
     try:
@@ -1150,10 +1155,18 @@ def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limi
                 _deal_seed(seed, deal)
                 _begin(x, deal, variant)
                 _decide(x, 0, node_limit, time_limit, 5000, True, longest_budget, &d)
+            blind = None
+            if blind_players and not d.exact:
+                with nogil:
+                    t0 = _now()
+                    most = _blind_longest(deal, variant, seed)
+                    blind_seconds = _now() - t0
+                blind = (most, blind_seconds)
             out.append((VERDICTS[d.verdict], LIMITS[x.limit_hit] if d.verdict == ABORTED else None,
                         d.proof_nodes, d.seconds, NPOS if d.verdict == WON else x.deepest, bool(d.exact),
                         x.table.used, x.table.size * ENTRY_BYTES,
-                        _line_bytes(x.path, 0, NPOS) if d.verdict == WON else _line_bytes(x.deep_line, 0, x.deepest)))
+                        _line_bytes(x.path, 0, NPOS) if d.verdict == WON else _line_bytes(x.deep_line, 0, x.deepest),
+                        blind))
             table_reset(&x.table)
         return out
     finally:
@@ -1320,3 +1333,6 @@ def geometry():
 def fit_masks(int variant):
     assert variant == 0 or variant == 1, "variant 0 or 1"
     return [g_fit[variant][k] for k in range(NKINDS)]
+
+
+include "pyramid_blind_play.pxi"

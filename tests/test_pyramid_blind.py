@@ -12,7 +12,7 @@ from solver.errors import InputError
 from solver.game import Limits, Policy
 from solver.games import make_policy, run_analysis
 from solver.playout import play_out, seat_rng
-from solver.pyramid.blind import (Greedy, GreedyPolicy, Lookahead, LookaheadPolicy, face_moves, play,
+from solver.pyramid.blind import (Greedy, GreedyPolicy, Lookahead, LookaheadPolicy, face_moves, play, play_steps,
                                   quick_key, _places)
 from solver.pyramid.check import check_solution
 from solver.pyramid.deal import Deal, deal_from_seed
@@ -149,3 +149,21 @@ def test_a_blind_win_is_never_a_deal_the_search_calls_lost(variant):
     assert lost
     for seed in lost:
         assert play(deal_from_seed(seed), Greedy(), variant=variant).verdict == "lost"
+
+
+@pytest.mark.parametrize("variant", ["continuous", "wild-dragons"])
+def test_the_compiled_players_play_the_python_players_games(variant):
+    """cext's play_blind (behind play) against play_steps, the Python players' decisions
+    on the engine: the same moves, nodes, verdicts and limits, with options and node limits."""
+    cases = [(seed, Greedy(), None) for seed in range(1, 25)]
+    cases += [(seed, Lookahead(), None) for seed in range(1, 13)]
+    cases += [(13, Lookahead(samples=2, width=7, depth=3), None), (14, Lookahead(samples=1, width=1, depth=0), None),
+              (15, Lookahead(samples=3, width=2, depth=10), None), (16, Greedy(), 60), (17, Lookahead(), 250),
+              (18, Lookahead(), 1)]
+    for seed, player, limit in cases:
+        deal = deal_from_seed(seed)
+        fast = play(deal, player, variant=variant, node_limit=limit)
+        slow = play_steps(deal, player, variant=variant, node_limit=limit)
+        assert (fast.verdict, fast.moves, fast.nodes, fast.limit, fast.placed) == \
+            (slow.verdict, slow.moves, slow.nodes, slow.limit, slow.placed), (seed, player.name, limit)
+    assert play_steps(deal_from_seed(1), Lookahead(), node_limit=250).limit == "nodes"

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
 from solver.cext import pyramid_blind as _fast
+from solver.cext import pyramid as _kernel
 from solver.cext.pyramid import Engine
 from solver.cext.rng import shuffled_indices
 from solver.errors import InputError
@@ -214,8 +215,30 @@ def play(deal: Deal, player: BlindPlayer, *, variant: str = "continuous",
     ``node_limit`` bounds the nodes (moves made plus positions the player
     examined; checked within a roll-out of the limit) and ``time_limit`` the
     seconds (checked before each move); either ends the game ``unknown``.
-    None means no limit.  Blind play keeps no table.
+    None means no limit.  Blind play keeps no table.  :class:`Greedy` and
+    :class:`Lookahead` play their whole game in the kernel
+    (``solver.cext.pyramid.play_blind``, the same moves and nodes as
+    :func:`play_steps`); other players go through :func:`play_steps`.
     """
+    if not isinstance(player, BlindPlayer):
+        raise InputError(f"not a blind player: {player!r}")
+    check_variant(variant)
+    if type(player) not in (Greedy, Lookahead):
+        return play_steps(deal, player, variant=variant, node_limit=node_limit, time_limit=time_limit)
+    player.start(deal, VARIANT_CODES[variant])
+    options = {"samples": player.samples, "width": player.width, "depth": player.depth,
+               "rng_seed": deal.seed or 0} if isinstance(player, Lookahead) else {}
+    verdict, moves, nodes, limit, seconds = _kernel.play_blind(
+        deal_kinds(deal), variant=VARIANT_CODES[variant], policy=int(isinstance(player, Lookahead)),
+        node_limit=-1 if node_limit is None else node_limit, time_limit=time_limit or 0.0, **options)
+    player.nodes = nodes - len(moves)
+    return BlindGame(player.name, verdict, len(moves), moves, nodes, seconds, limit)
+
+
+def play_steps(deal: Deal, player: BlindPlayer, *, variant: str = "continuous",
+               node_limit: Optional[int] = None, time_limit: Optional[float] = None) -> BlindGame:
+    """:func:`play` one decision at a time: the player's Python ``choose`` on
+    the compiled engine (the readable twin of the compiled players)."""
     if not isinstance(player, BlindPlayer):
         raise InputError(f"not a blind player: {player!r}")
     check_variant(variant)

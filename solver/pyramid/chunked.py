@@ -9,7 +9,8 @@ deals each won seed again on its own and replays its line
 (:func:`solver.cext.pyramid_check.check_seeds`) before the row is written.
 A line the checker rejects is a :class:`~solver.pyramid.search.SolverBug`.
 Where the longest line of a deal not won is not proven the longest, the blind
-players play it too, as in the per-seed path.
+players (greedy and lookahead, compiled in the same kernel) play it too, as in
+the per-seed path.
 
 A row's ``seconds`` is the search's time plus the checker's replay and any
 blind play, as the kernels measure them; ``search_seconds`` the search alone.
@@ -21,7 +22,6 @@ blind play, as the kernels measure them; ``search_seconds`` the search alone.
 """
 from __future__ import annotations
 
-import time
 from typing import List, Sequence
 
 from solver.cext import pyramid as _search
@@ -45,7 +45,7 @@ def thoughtful_rows(seeds: Sequence[int], *, variant: str, limits: Limits) -> Li
     won = [i for i, a in enumerate(answers) if a[0] == "won"]
     checks = dict(zip(won, _checker.check_seeds([seeds[i] for i in won], [answers[i][8] for i in won], code)))
     rows = []
-    for i, (seed, (verdict, limit, nodes, seconds, deepest, exact, entries, table_bytes, line)) \
+    for i, (seed, (verdict, limit, nodes, seconds, deepest, exact, entries, table_bytes, line, blind)) \
             in enumerate(zip(seeds, answers)):
         slots, extra = "null", 0.0
         if verdict == "won":
@@ -53,19 +53,9 @@ def thoughtful_rows(seeds: Sequence[int], *, variant: str, limits: Limits) -> Li
             if slots is None:
                 raise SolverBug(f"the checker rejected the solver's line for seed {seed}: move {error[0]}: {error[1]}")
             slots = f"[{slots}]"
-        elif not exact:
-            t0 = time.perf_counter()
-            deepest = max(deepest, blind_placed(seed, variant))
-            extra = time.perf_counter() - t0
+        elif blind is not None:
+            deepest, extra = max(deepest, blind[0]), blind[1]
         fields = _FIELDS % (deepest, "true" if exact else "false", deepest, round(seconds, 6), slots,
                             table_bytes, entries)
         rows.append([seed, verdict, limit, nodes, round(seconds + extra, 6), fields])
     return rows
-
-
-def blind_placed(seed: int, variant: str) -> int:
-    """The most tiles the blind players (greedy, lookahead) place on the deal."""
-    from solver.pyramid.blind import Greedy, Lookahead, play
-    from solver.pyramid.deal import deal_from_seed
-    deal = deal_from_seed(seed)
-    return max(play(deal, player, variant=variant).placed for player in (Greedy(), Lookahead()))
