@@ -200,6 +200,7 @@ cdef struct State:
     uint64_t filled[3]         # bitset of filled positions
     int dragon_room            # empty side and top neighbours of the dragons on the board
     bint packed_on             # packed and hash are kept (from the first use of the table on)
+    uint32_t acc_undo[NPOS][5] # last field: acc of g_up[p] before the move made with ``placed`` tiles
 
 
 cdef inline void _set_open(State *s, int p) noexcept nogil:
@@ -429,7 +430,9 @@ cdef inline void state_make(State *s, int k, int p) noexcept nogil:
         _pack(s, k, p)
     s.filled[p >> 6] |= (<uint64_t>1) << (p & 63)
     for i in range(g_nup[p]):
-        s.acc[g_up[p][i]] |= fit
+        a = g_up[p][i]
+        s.acc_undo[s.placed][i] = s.acc[a]
+        s.acc[a] |= fit
     _clear_open(s, p)
     for i in range(g_ndep[p]):
         a = g_dep[p][i]
@@ -592,8 +595,7 @@ cdef inline void state_unmake(State *s, int k, int p) noexcept nogil:
     s.kind[p] = -1
     s.filled[p >> 6] &= ~((<uint64_t>1) << (p & 63))
     for i in range(g_nup[p]):
-        a = g_up[p][i]
-        s.acc[a] = _acc_of(s, a)
+        s.acc[g_up[p][i]] = s.acc_undo[s.placed][i]
     if s.packed_on:
         _unpack(s, k, p)
 
@@ -1243,7 +1245,7 @@ cdef class Engine:
         """True if the incrementally kept fields equal a from-scratch rebuild."""
         cdef State copy = self.s
         state_recompute(&copy)
-        return memcmp(&copy, &self.s, sizeof(State)) == 0
+        return memcmp(&copy, &self.s, <char *>&self.s.acc_undo - <char *>&self.s) == 0   # all but the undo record
 
     def legal_moves(self):
         """Sorted (kind, position) pairs."""
