@@ -3,6 +3,7 @@
     python -m pytest bench/bench_pyramid.py -s              # everything below, seeds 1-1000
     PYRAMID_SWEEP=10000 python -m pytest bench/bench_pyramid.py -s -k sweep
     PYRAMID_DEALS=100000 python -m pytest bench/bench_pyramid.py -s -k deals_per_second
+    PYRAMID_DEALS=100000 python -m pytest bench/bench_pyramid.py -s -k end_to_end   # with SQLite
 
 Ratios matter more than absolute times on a shared machine; each pair below
 runs the same work both ways.
@@ -158,6 +159,49 @@ def test_deals_per_second(benchmark, variant):
                        ratio=round(compiled / reference), deals_per_cpu_second=round(compiled_cpu),
                        reference_deals_per_cpu_second=round(reference_cpu, 2), checks_per_second=round(check_compiled),
                        reference_checks_per_second=round(check_reference), check_ratio=round(check_compiled / check_reference))
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info.update(summary)
+    print(f"\n{variant}: {summary}")
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANT_CODES))
+def test_batch_end_to_end(benchmark, variant, tmp_path):
+    """``solve pyramid batch --seeds 1-PYRAMID_DEALS --workers 1`` as the runner does it
+    (chunks through the kernel's ``solve_seeds`` and the checker's ``check_seeds``, rows
+    into SQLite), against, in the same run, the per-seed path (one ``solve_deal`` per seed,
+    the compiled search and checker behind the contract) on the first 1000 of those seeds
+    and the pure-Python reference (reference search and checker) on seeds 1-10."""
+    from solver.batch import run_batch
+    from solver.chunk import Spec, row_values
+    from solver.pyramid.check import check_solution
+    from solver.seeds import parse_ranges
+    summary = {}
+
+    def run():
+        start, cpu = time.perf_counter(), time.process_time()
+        out = run_batch(db=str(tmp_path / "b.sqlite"), game="pyramid", analysis="thoughtful", variant=variant,
+                        ranges=parse_ranges(f"1-{DEALS}"), workers=1, progress=False)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        per_seed_deals = min(DEALS, 1000)
+        spec = Spec("pyramid", "thoughtful", variant, "thoughtful")
+        start = time.process_time()
+        for seed in range(1, per_seed_deals + 1):
+            row_values(seed, spec.answer(seed))
+        per_seed = per_seed_deals / (time.process_time() - start)
+        start = time.process_time()
+        for seed in range(1, REFERENCE_DEALS + 1):
+            deal = deal_from_seed(seed)
+            ref = solve_reference(deal, variant=variant)
+            if ref.verdict == "won":
+                assert check_solution(deal, ref.moves, variant=variant).valid
+        reference = REFERENCE_DEALS / (time.process_time() - start)
+        decided = out.verdicts.get("won", 0) + out.verdicts.get("lost", 0)
+        summary.update(deals=DEALS, verdicts=out.verdicts, wall_seconds=round(wall, 2), cpu_seconds=round(cpu, 2),
+                       decided_per_second=round(decided / wall), decided_per_cpu_second=round(decided / cpu),
+                       per_seed_path_per_cpu_second=round(per_seed), reference_per_cpu_second=round(reference, 2),
+                       ratio_to_reference=round(decided / cpu / reference), ratio_to_per_seed=round(decided / cpu / per_seed, 1),
+                       load_average=round(os.getloadavg()[0], 1))
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info.update(summary)
