@@ -195,6 +195,8 @@ cdef struct State:
     int8_t deal[NPOS]          # the deal as kinds
     uint8_t empty_near[NPOS]   # empty positions among sides(p) and above(p)
     uint8_t exposed[NKINDS]    # filled tiles, by kind, with an empty side or top
+    uint8_t fit_exposed[NKINDS]  # kinds k with exposed[k] > 0, not the dragon, that kind j fits
+    uint32_t exposed_accept    # kinds j with fit_exposed[j] > 0
     uint8_t suffix[NPOS + 1][NKINDS]  # suffix[i][k]: tiles of kind k in deal[i:]
     uint32_t acc[NPOS]         # kinds that fit a filled neighbour of p (sides and below)
     uint64_t filled[3]         # bitset of filled positions
@@ -217,6 +219,32 @@ cdef inline void _reserve_add(State *s, int k, int delta) noexcept nogil:
         s.reserve_mask |= (<uint32_t>1) << k
     else:
         s.reserve_mask &= ~((<uint32_t>1) << k)
+
+
+cdef inline void _exposure_change(State *s, int k, int delta) noexcept nogil:
+    """Kind ``k`` (not the dragon) becomes exposed (delta 1) or stops being so (-1)."""
+    cdef uint32_t m = g_fit[s.variant][k]
+    cdef int j
+    while m:
+        j = _ctz32(m)
+        m &= m - 1
+        s.fit_exposed[j] += delta
+        if s.fit_exposed[j] == 0:
+            s.exposed_accept &= ~((<uint32_t>1) << j)
+        else:
+            s.exposed_accept |= (<uint32_t>1) << j
+
+
+cdef inline void _expose(State *s, int k) noexcept nogil:
+    s.exposed[k] += 1
+    if s.exposed[k] == 1 and k != KIND_DRAGON:
+        _exposure_change(s, k, 1)
+
+
+cdef inline void _cover(State *s, int k) noexcept nogil:
+    s.exposed[k] -= 1
+    if s.exposed[k] == 0 and k != KIND_DRAGON:
+        _exposure_change(s, k, -1)
 
 
 cdef void state_init(State *s, int8_t *deal, int variant) noexcept nogil:
@@ -384,6 +412,8 @@ cdef void state_recompute(State *s) noexcept nogil:
     memset(s.exposed, 0, sizeof(s.exposed))
     memset(s.hash, 0, sizeof(s.hash))
     memset(s.filled, 0, sizeof(s.filled))
+    memset(s.fit_exposed, 0, sizeof(s.fit_exposed))
+    s.exposed_accept = 0
     s.dragon_room = 0
     s.reserve_mask = 0
     for k in range(NKINDS):
@@ -406,7 +436,7 @@ cdef void state_recompute(State *s) noexcept nogil:
         if k == KIND_DRAGON:
             s.dragon_room += s.empty_near[p]
         if s.empty_near[p] > 0:
-            s.exposed[k] += 1
+            _expose(s, k)
         for i in range(g_ndep[p]):
             s.support[g_dep[p][i]] += 1
     if s.placed == 0:
@@ -441,7 +471,7 @@ cdef inline void state_make(State *s, int k, int p) noexcept nogil:
             _set_open(s, a)
     _touch_neighbours(s, p, -1)
     if s.empty_near[p] > 0:
-        s.exposed[k] += 1
+        _expose(s, k)
     if k == KIND_DRAGON:
         s.dragon_room += s.empty_near[p]
     _reserve_add(s, k, -1)
@@ -462,9 +492,9 @@ cdef inline void _touch_neighbours(State *s, int p, int delta) noexcept nogil:
         if q < 0:
             continue
         if s.kind[q] >= 0 and delta < 0 and s.empty_near[q] == 1:
-            s.exposed[s.kind[q]] -= 1
+            _cover(s, s.kind[q])
         elif s.kind[q] >= 0 and delta > 0 and s.empty_near[q] == 0:
-            s.exposed[s.kind[q]] += 1
+            _expose(s, s.kind[q])
         if s.kind[q] == KIND_DRAGON:
             s.dragon_room += delta
         s.empty_near[q] += delta
@@ -552,11 +582,8 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
     cdef Relaxed r
     cdef int k, p, budget = RELAX_BRANCHES
     cdef uint32_t ready, full = (<uint32_t>1 << NKINDS) - 1
-    r.accept = 0
+    r.accept = s.exposed_accept
     r.sockets = 0
-    for k in range(NKINDS):
-        if k != KIND_DRAGON and s.exposed[k] > 0:
-            r.accept |= g_fit[s.variant][k]
     memcpy(r.reserve, s.reserve, sizeof(r.reserve))
     r.mask = s.reserve_mask
     r.stock = NSLOTS + s.placed
@@ -588,7 +615,7 @@ cdef inline void state_unmake(State *s, int k, int p) noexcept nogil:
             _clear_open(s, a)
     _set_open(s, p)
     if s.empty_near[p] > 0:
-        s.exposed[k] -= 1
+        _cover(s, k)
     if k == KIND_DRAGON:
         s.dragon_room -= s.empty_near[p]
     _touch_neighbours(s, p, 1)
@@ -609,9 +636,16 @@ cdef inline uint32_t accepts(State *s, int p) noexcept nogil:
 
 cdef int generate(State *s, uint16_t *moves) noexcept nogil:
     """Write every legal move as ``pos * 32 + kind`` into ``moves``; return the count."""
+    cdef int places[NKINDS]
+    return generate_counted(s, moves, places)
+
+
+cdef inline int generate_counted(State *s, uint16_t *moves, int *places) noexcept nogil:
+    """:func:`generate`, and ``places[k]``: the moves of kind k."""
     cdef int n = 0, w, p, k
     cdef uint64_t bits
     cdef uint32_t m
+    memset(places, 0, NKINDS * sizeof(int))
     for w in range(3):
         bits = s.open[w]
         while bits:
@@ -622,6 +656,7 @@ cdef int generate(State *s, uint16_t *moves) noexcept nogil:
                 k = _ctz32(m)
                 m &= m - 1
                 moves[n] = <uint16_t>(p * 32 + k)
+                places[k] += 1
                 n += 1
     return n
 
@@ -792,7 +827,7 @@ cdef inline uint32_t _tie(uint64_t salt, uint16_t move) noexcept nogil:
     return <uint32_t>(splitmix64_next(&z) & 15)
 
 
-cdef void order_moves(State *s, uint16_t *moves, uint32_t *score, int n, uint64_t salt) noexcept nogil:
+cdef void order_moves(State *s, uint16_t *moves, uint32_t *score, int n, uint64_t salt, int *places) noexcept nogil:
     """Score the moves and bring the most promising one to the front (ordering
     never changes the verdict); :func:`sort_rest` orders the others, needed only
     when the first fails.  Together they are a stable sort by score.
@@ -801,15 +836,11 @@ cdef void order_moves(State *s, uint16_t *moves, uint32_t *score, int n, uint64_
     then the most enclosed position first (fewest empty neighbours: fill holes
     while something still fits them, rather than leave them for the end); then
     the kind with the fewest places first (play the hard tile while it fits);
-    ties are broken by the round's salt.
+    ties are broken by the round's salt.  ``places[k]``: the moves of kind k.
     """
-    cdef int places[NKINDS]
     cdef int i, k, p, best = 0
     cdef uint32_t key
     cdef uint16_t mv
-    memset(places, 0, sizeof(places))
-    for i in range(n):
-        places[moves[i] & 31] += 1
     for i in range(n):
         k = moves[i] & 31
         p = moves[i] >> 5
@@ -853,6 +884,7 @@ cdef int search(Search *x, int ply) noexcept nogil:
     cdef State *s = &x.state
     cdef uint16_t *moves
     cdef uint32_t *scores
+    cdef int places[NKINDS]
     cdef int n, i, k, p, r
     if s.placed == NPOS:
         return WON
@@ -875,8 +907,8 @@ cdef int search(Search *x, int ply) noexcept nogil:
         return DEAD
     moves = x.move_stack + ply * MAX_MOVES
     scores = x.score_stack + ply * MAX_MOVES
-    n = generate(s, moves)
-    order_moves(s, moves, scores, n, x.salt)
+    n = generate_counted(s, moves, places)
+    order_moves(s, moves, scores, n, x.salt, places)
     for i in range(n):
         if i == 1:
             sort_rest(moves, scores, n)
