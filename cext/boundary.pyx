@@ -160,12 +160,26 @@ cdef inline bint has_move(const State *st) noexcept nogil:
     return gen_upto(st, NULL, 1) > 0
 
 
+cdef uint64_t ANY_LANDING[NSQ]       # every landing allowed, from every square
+for _s in range(NSQ):
+    ANY_LANDING[_s] = BOARD
+
+
 cdef int gen_upto(const State *st, int32_t *out, int limit) noexcept nogil:
     """``gen_moves`` that stops once it has found ``limit`` moves."""
+    return gen_filtered(st, out, limit, ANY_LANDING, BOARD)
+
+
+cdef int gen_filtered(const State *st, int32_t *out, int limit, const uint64_t *land_ok,
+                      uint64_t stone_ok) noexcept nogil:
+    """The legal moves, in ``gen_moves``' order, whose pyramid moving from square s lands
+    on a square of ``land_ok[s]``, or (a stone move) whose stone lands on a square of
+    ``stone_ok``; at most ``limit``.  The filters only narrow the landing masks the
+    generator tests anyway (twin: filter ``legal_moves``; tests/test_boundary_proof.py)."""
     cdef int me = st.side, opp = 1 - st.side
     cdef int n = 0, s, t, d, k, s0, s1, p, w, wt
     cdef uint64_t occ = st.occ, stones_all = st.stones[0] | st.stones[1]
-    cdef uint64_t bb, sb, pb, occ2, allowed, allowed2, moved
+    cdef uint64_t bb, sb, pb, occ2, allowed, allowed2, moved, here, any_pyr
     cdef bint ok_stay = st.count[me][0] >= 2 and st.count[me][1] >= 2
     allowed = (~occ & ~BASE_MASK[opp] & BOARD) | (BASE_MASK[me] & ~stones_all)
     if ok_stay:
@@ -174,11 +188,12 @@ cdef int gen_upto(const State *st, int32_t *out, int limit) noexcept nogil:
             s = lsb(bb)
             bb &= bb - 1
             k = st.stack[s][st.height[s] - 1] % 3 + 1
+            here = allowed & land_ok[s]
             for d in range(8):
                 if k > IN_WORLD[s][d]:
                     continue
                 t = RAY_SQ[s][d][k]
-                if (RAY_PATH[s][d][k] & occ) or not ((allowed >> t) & 1):
+                if (RAY_PATH[s][d][k] & occ) or not ((here >> t) & 1):
                     continue
                 if out != NULL:
                     out[n] = s | (t << 6)
@@ -203,13 +218,17 @@ cdef int gen_upto(const State *st, int32_t *out, int limit) noexcept nogil:
                 moved = (<uint64_t>1 << s0) | (<uint64_t>1 << s1)
                 occ2 = occ ^ moved
                 allowed2 = (~occ2 & ~BASE_MASK[opp] & BOARD) | (BASE_MASK[me] & ~(stones_all ^ moved))
+                any_pyr = BOARD if (stone_ok >> s1) & 1 else 0
                 bb = pb
                 while bb:
                     p = lsb(bb)
                     bb &= bb - 1
+                    here = allowed2 & (land_ok[p] | any_pyr)
+                    if not here:
+                        continue
                     for t in range(8):
                         wt = RAY_SQ[p][t][k]
-                        if wt < 0 or (RAY_PATH[p][t][k] & occ2) or not ((allowed2 >> wt) & 1):
+                        if wt < 0 or (RAY_PATH[p][t][k] & occ2) or not ((here >> wt) & 1):
                             continue
                         if RAY_CROSS[p][t][k]:
                             if st.count[me][w] < 3 or st.count[me][1 - w] < 1:
@@ -383,6 +402,18 @@ cdef class Board:
         if self.winner() is not None:
             return []
         n = gen_moves(&self.st, buf)
+        return [decode_move(buf[i]) for i in range(n)]
+
+    def filtered_moves(self, land_ok, stone_ok):
+        """``gen_filtered``'s moves as reference tuples: ``land_ok`` 36 masks of landing
+        squares by the square the pyramid leaves, ``stone_ok`` a mask of stone landings."""
+        cdef uint64_t masks[NSQ]
+        cdef int32_t buf[MAXMOVES]
+        cdef int n, i
+        assert len(land_ok) == NSQ, "36 masks"
+        for i in range(NSQ):
+            masks[i] = <uint64_t>land_ok[i]
+        n = gen_filtered(&self.st, buf, MAXMOVES, masks, <uint64_t>stone_ok)
         return [decode_move(buf[i]) for i in range(n)]
 
     def count_moves(self):

@@ -14,11 +14,12 @@ cdef enum:
     OPT_EVAL = 32        # engine mode: the horizon scores the evaluation, no proof bound
     OPT_THREAT = 64      # threat first: against a win next move only the moves that stop it
     OPT_BUCKETS = 128    # two table entries per slot: the deeper result kept, one always replaced
-    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS
+    OPT_TARGETED = 256   # generate only the moves threat first and the bound would search
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
-           "buckets": OPT_BUCKETS}
+           "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED}
 DEFAULT_OPTS = OPT_DEFAULT
 
 cdef int TARGET[12]          # the square each pyramid must end on
@@ -300,6 +301,33 @@ cdef void _sort_rest(int32_t *moves, uint32_t *scores, int n) noexcept nogil:
         moves[i] = <int32_t>keys[i]
 
 
+cdef void _improving(const State *st, const int *pre, uint64_t *land_ok) noexcept nogil:
+    """For every square, the landings that lower the mover's exchange bound when the top
+    pyramid there moves (``_move_delta`` < 0): its target square when it would land in
+    place, and for a pyramid off every line to its target (or on the target out of
+    place) the squares on a line to it.  0 where the mover has no pyramid on top.
+    Twin: the moves with ``solver.boundary.bound.move_delta`` < 0."""
+    cdef int s, p, t, h, c0
+    cdef uint64_t bb = st.pyr[st.side], m
+    for s in range(NSQ):
+        land_ok[s] = 0
+    while bb:
+        s = lsb(bb)
+        bb &= bb - 1
+        h = st.height[s] - 1
+        p = st.stack[s][h]
+        t = TARGET[p]
+        c0 = _cost(p, s, h, pre)
+        if c0 == 0:
+            continue
+        m = 0
+        if st.height[t] == pre[TREE_OF[p]] and st.height[t] < 3 and WIN_STACK[st.side][TREE_OF[p]][st.height[t]] == p:
+            m = <uint64_t>1 << t
+        if c0 == 2:
+            m |= LINES[t]
+        land_ok[s] = m
+
+
 cdef inline bint _finishes(const State *st, int32_t m, const int *pre) noexcept nogil:
     """``m`` puts its pyramid in its place (the last one, when the bound is 1)."""
     cdef int p0 = m & 63, p1 = (m >> 6) & 63
@@ -410,7 +438,9 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     """
     cdef State *st = &S.st
     cdef int n, i, j, k, best, v, bi, orig_alpha, bestmove = 0, ttmove = 0, me, lbx = -1, lby = -1
-    cdef int bound, nw, kept, searched = 0
+    cdef int bound, nw, kept, searched = 0, targeted
+    cdef uint64_t need
+    cdef uint64_t land_ok[NSQ]
     cdef uint64_t req[64]
     cdef uint64_t placed
     cdef uint32_t scores[MAXMOVES]
@@ -493,8 +523,37 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                     S.zero_cuts += 1
                 return v
     moves = S.buf + ply * MAXMOVES
-    n = gen_moves(st, moves)
-    if n == 0:
+    _prefixes(st, me, pre)
+    nw = 0
+    if (S.opts & OPT_THREAT) and depth >= 2:
+        # the opponent completes the exchange next move unless this move blocks every
+        # completing move (or wins at once): the others lose in 2, exactly
+        if lby < 0:
+            lby = exchange_lb(st, 1 - me)
+        if lby == 1:
+            nw = _win_paths(st, req)
+            if nw > 0 and lbx < 0:
+                lbx = exchange_lb(st, me)
+    targeted = 0
+    if (S.opts & OPT_TARGETED) and nw > 0:
+        # generate only the moves that can block: a stone or a pyramid landing on the
+        # first completing move's squares, or (X one move from its own exchange) a
+        # pyramid landing on X's bases, where it may complete it
+        need = req[0] | (BASE_MASK[me] if lbx == 1 else 0)
+        for i in range(NSQ):
+            land_ok[i] = need
+        n = gen_filtered(st, moves, MAXMOVES, land_ok, need)
+        targeted = 1
+    elif ((S.opts & OPT_TARGETED) and lbx >= 0 and alpha >= 0 and depth >= 2
+            and 2 * lbx > depth - 1):
+        # no slack: only a move that lowers X's bound can win in time (the bound before
+        # the move below cuts every other); generate only those
+        _improving(st, pre, land_ok)
+        n = gen_filtered(st, moves, MAXMOVES, land_ok, 0)
+        targeted = 2
+    else:
+        n = gen_moves(st, moves)
+    if n == 0 and (targeted == 0 or not has_move(st)):
         return -(MATE - ply)
     S.path[ply] = st.hash
     if (S.opts & OPT_ETC) and depth >= 2:
@@ -511,46 +570,50 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                     S.etc_cuts += 1
                     return v
             unmake(st, moves[i])
-    _prefixes(st, me, pre)
     best = -MATE - 1
-    if (S.opts & OPT_THREAT) and depth >= 2:
-        # the opponent completes the exchange next move unless this move blocks every
-        # completing move (or wins at once): the others lose in 2, exactly
-        if lby < 0:
-            lby = exchange_lb(st, 1 - me)
-        if lby == 1:
-            nw = _win_paths(st, req)
-            if nw > 0:
-                if lbx < 0:
-                    lbx = exchange_lb(st, me)
-                kept = 0
-                for i in range(n):
-                    m = moves[i]
-                    placed = <uint64_t>1 << ((m >> 6) & 63)
-                    if m & STONE_FLAG:
-                        placed |= <uint64_t>1 << ((m >> 18) & 63)
-                    for k in range(nw):
-                        if not (placed & req[k]):
-                            break
-                    else:
-                        moves[kept] = m
-                        kept += 1
-                        continue
-                    if lbx == 1 and _finishes(st, m, pre):
-                        moves[kept] = m
-                        kept += 1
-                    else:
-                        bestmove = m
-                if kept < n:
-                    S.threat_cuts += n - kept
-                    best = -(MATE - ply - 2)
-                    if kept == 0 or best >= beta:
-                        _store(S, st.hash, depth, to_tt(best, ply), bestmove,
-                               TT_EXACT if kept == 0 else TT_LOWER)
-                        return best
-                    if best > alpha:
-                        alpha = best
-                    n = kept
+    if targeted == 2:
+        # the moves not generated are the bound's cuts: "not a win" (0), past the horizon
+        S.bound_cuts += 1
+        S.horizon_hits += 1
+        best = 0
+        bestmove = ttmove              # keep the table's move for the next visit's order
+    if nw > 0:
+        kept = 0
+        for i in range(n):
+            m = moves[i]
+            placed = <uint64_t>1 << ((m >> 6) & 63)
+            if m & STONE_FLAG:
+                placed |= <uint64_t>1 << ((m >> 18) & 63)
+            for k in range(nw):
+                if not (placed & req[k]):
+                    break
+            else:
+                moves[kept] = m
+                kept += 1
+                continue
+            if lbx == 1 and _finishes(st, m, pre):
+                moves[kept] = m
+                kept += 1
+            else:
+                bestmove = m
+        if kept < n or targeted:
+            # a move that blocks nothing loses in exactly 2; with targeted generation
+            # one need not have been generated: every move loses in 2 or later anyway
+            S.threat_cuts += n - kept
+            best = -(MATE - ply - 2)
+            if bestmove == 0:                       # a legal move, for the table
+                if kept > 0:
+                    bestmove = moves[0]
+                else:
+                    gen_upto(st, &m, 1)
+                    bestmove = m
+            if kept == 0 or best >= beta:
+                _store(S, st.hash, depth, to_tt(best, ply), bestmove,
+                       TT_EXACT if kept == 0 else TT_LOWER)
+                return best
+            if best > alpha:
+                alpha = best
+            n = kept
     for i in range(n):
         scores[i] = _order_score(S, moves[i], ttmove, ply, pre)
     for i in range(n):
@@ -626,7 +689,7 @@ cdef class Search:
             raise ValueError("tt_mb must be >= 1")
         if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
             raise ValueError("tt_entries must be 0 or a power of two")
-        assert 0 <= opts < 256, "opts: a mask of OPTIONS"
+        assert 0 <= opts < 512, "opts: a mask of OPTIONS"
         if tt_entries:
             entries = <uint64_t>tt_entries
         else:
@@ -731,6 +794,22 @@ cdef class Search:
             v = negamax(S, depth, 1, alpha, beta)
         unmake(&S.st, m)
         return None if S.aborted else v
+
+
+def improving_moves(Board board):
+    """The moves the proof search generates at a node without slack: those that lower
+    the mover's exchange bound (``_improving`` then ``gen_filtered``; twin: the legal
+    moves with ``solver.boundary.bound.move_delta`` < 0)."""
+    cdef uint64_t land_ok[NSQ]
+    cdef int32_t buf[MAXMOVES]
+    cdef int pre[2]
+    cdef int n, i
+    if board.winner() is not None:
+        return []
+    _prefixes(&board.st, board.st.side, pre)
+    _improving(&board.st, pre, land_ok)
+    n = gen_filtered(&board.st, buf, MAXMOVES, land_ok, 0)
+    return [decode_move(buf[i]) for i in range(n)]
 
 
 def completing_paths(Board board):

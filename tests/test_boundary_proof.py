@@ -11,15 +11,16 @@ from pathlib import Path
 import pytest
 
 from solver.boundary.analyse import consistent
-from solver.boundary.bound import evaluate, exchange_bound
+from solver.boundary.bound import evaluate, exchange_bound, move_delta
 from solver.boundary.endgames import endgame
 from solver.boundary.notation import format_move, format_position, parse_position
 from solver.boundary.reference_search import reference_solve
 from solver.boundary.replay import replay_text
 from solver.boundary.rules import random_line
 from solver.boundary.search import solve, solve_position
-from solver.cext.boundary import DEFAULT_OPTS, OPTIONS, Board
+from solver.cext.boundary import DEFAULT_OPTS, OPTIONS, Board, improving_moves
 from solver.game import Limits
+from solver.rng import SplitMix64
 
 SEED_FILE = Path("/work/shared/seeds/boundary.txt")
 needs_record = pytest.mark.skipif(not SEED_FILE.exists(), reason="seeds/boundary.txt not present")
@@ -180,3 +181,40 @@ def test_a_stopped_search_is_unknown_never_a_guess():
     assert out["result"] == "unknown" and out["limit"] == "nodes"
     out = Board.from_position(hard).search(max_depth=3)
     assert out["result"] == "unknown" and out["limit"] == "depth"
+
+
+def _mixed_positions():
+    # random lines from the start (midgames) and endgames (pyramids near their places)
+    out = [pos for seed in range(2) for pos, _move in random_line(seed, 80)][::4]
+    return out + _endgames(40)
+
+
+def test_filtered_generation_is_the_legal_moves_filtered():
+    # gen_filtered keeps, in generation order, the legal moves whose pyramid lands on a
+    # square of land_ok[from square], or whose stone lands on a square of stone_ok
+    rng = SplitMix64(7)
+    kept = 0
+    for pos in _mixed_positions():
+        board = Board.from_position(pos)
+        legal = board.legal_moves()
+        land_ok = [rng.next() & ((1 << 36) - 1) & rng.next() for _ in range(36)]
+        stone_ok = rng.next() & ((1 << 36) - 1) & rng.next()
+        want = [m for m in legal if (land_ok[m[2]] >> m[3]) & 1
+                or (m[0] is not None and (stone_ok >> m[1]) & 1)]
+        got = board.filtered_moves(land_ok, stone_ok)
+        assert got == want, format_position(pos)
+        assert board.filtered_moves([(1 << 36) - 1] * 36, 0) == legal
+        kept += len(got)
+    assert kept > 100
+
+
+def test_improving_moves_are_the_moves_that_lower_the_bound():
+    # the moves generated where the mover has no move to spare: exactly those whose
+    # move_delta (the reference bound after the move minus before) is negative
+    some = 0
+    for pos in _mixed_positions():
+        want = [m for m in Board.from_position(pos).legal_moves() if move_delta(pos, m) < 0]
+        assert improving_moves(Board.from_position(pos)) == want, format_position(pos)
+        assert all(move_delta(pos, m) >= -1 for m in pos.legal_moves())
+        some += len(want)
+    assert some > 50

@@ -65,6 +65,15 @@ def exchange_bound(pos: Position, player: int) -> int:
                for h, p in enumerate(pos.stacks[s]) if owner(p) == player)
 
 
+def move_delta(pos: Position, move) -> int:
+    """How much ``move`` changes the mover's exchange bound (-1, 0 or more).  The proof
+    search generates only the moves with a negative delta where the mover has no move
+    to spare (the kernel's ``improving_moves``)."""
+    child = pos.clone()
+    child.apply(move)
+    return exchange_bound(child, pos.side) - exchange_bound(pos, pos.side)
+
+
 def blockers(pos: Position, player: int) -> int:
     """Pyramids standing above the part in place on ``player``'s target squares."""
     return sum(len(pos.stacks[sq]) - n for sq, n in _in_place(pos, player).items())
