@@ -36,10 +36,12 @@ cdef extern from *:
     static inline int _ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int _ctz32(unsigned int x) { return __builtin_ctz(x); }
     static inline int _popcount32(unsigned int x) { return __builtin_popcount(x); }
+    static inline void _prefetch(const void *p) { __builtin_prefetch(p, 1); }
     """
     int _ctz64(uint64_t x) nogil
     int _ctz32(uint32_t x) nogil
     int _popcount32(uint32_t x) nogil
+    void _prefetch(const void *p) nogil
 
 
 # -- geometry, built once at import ------------------------------------------
@@ -676,6 +678,8 @@ cdef struct Table:
     uint32_t *dirty        # indices of the entries this deal filled, to clear their tags after
     uint64_t ndirty
     bint overflow          # more than DIRTY_CAP filled: clear every tag
+    uint64_t *occupied     # a bit per bucket: some entry of it was filled this deal (a small
+                           # array, mostly in cache: most probes of a sparse table stop here)
 
 
 cdef enum:
@@ -701,18 +705,30 @@ cdef int table_init(Table *t, uint64_t max_bytes) noexcept nogil:
         return 0 if t.dirty != NULL else -1
     t.entries = <Entry *>malloc(t.size * sizeof(Entry))
     t.tags = <uint16_t *>calloc(t.size, sizeof(uint16_t))
-    return 0 if t.entries != NULL and t.tags != NULL and t.dirty != NULL else -1
+    t.occupied = <uint64_t *>calloc(_occupied_words(t), sizeof(uint64_t))
+    return 0 if t.entries != NULL and t.tags != NULL and t.dirty != NULL and t.occupied != NULL else -1
+
+
+cdef inline uint64_t _occupied_words(Table *t) noexcept nogil:
+    return (t.size // 2 + 63) // 64 + 1
+
+
+cdef inline uint64_t _bucket_number(Table *t, uint64_t i) noexcept nogil:
+    return i >> 1 if t.size > 1 else 0
 
 
 cdef void table_reset(Table *t) noexcept nogil:
     """Empty the table for the next deal: clear the tags this deal set (all of
     them if it set many).  An entry whose tag is 0 is never read."""
-    cdef uint64_t i
+    cdef uint64_t i, b
     if t.overflow:
         memset(t.tags, 0, t.size * sizeof(uint16_t))
+        memset(t.occupied, 0, _occupied_words(t) * sizeof(uint64_t))
     else:
         for i in range(t.ndirty):
             t.tags[t.dirty[i]] = 0
+            b = _bucket_number(t, t.dirty[i])
+            t.occupied[b >> 6] = 0       # (a word at a time: its other buckets are dirty too, or empty)
     t.used = 0
     t.stores = 0
     t.hits = 0
@@ -724,9 +740,11 @@ cdef void table_free(Table *t) noexcept nogil:
     free(t.entries)
     free(t.tags)
     free(t.dirty)
+    free(t.occupied)
     t.entries = NULL
     t.tags = NULL
     t.dirty = NULL
+    t.occupied = NULL
     t.size = 0
 
 
@@ -749,6 +767,11 @@ cdef inline bint table_dead(Table *t, State *s) noexcept nogil:
         return False
     cdef int g = canonical(s)
     i = _bucket(t, s.hash[g])
+    j = _bucket_number(t, i)
+    if not (t.occupied[j >> 6] >> (j & 63)) & 1:
+        _prefetch(&t.tags[i])           # this board is likely to be stored dead on the way back
+        _prefetch(&t.entries[i])
+        return False
     tag = _tag(s, s.hash[g])
     for j in range(i, i + 2 if t.size > 1 else i + 1):
         if t.tags[j] == tag and memcmp(t.entries[j].packed, s.packed[g], sizeof(Entry)) == 0:
@@ -771,6 +794,7 @@ cdef inline void table_store_dead(Table *t, State *s) noexcept nogil:
         i += 1
     if t.tags[i] == 0:
         t.used += 1
+        t.occupied[_bucket_number(t, i) >> 6] |= (<uint64_t>1) << (_bucket_number(t, i) & 63)
         if t.ndirty < DIRTY_CAP:
             t.dirty[t.ndirty] = <uint32_t>i
             t.ndirty += 1
