@@ -35,44 +35,32 @@ cdef struct Blind:
     int64_t limit            # the player's node budget for this decision (-1: none)
 
 
-cdef int _moves_by_kind(State *s, uint16_t *moves) noexcept nogil:
-    """The legal moves as ``kind << 8 | pos``, sorted by kind, then position
-    (the order of ``Engine.legal_moves``)."""
-    cdef int n = 0, w, p, k
-    cdef uint32_t kinds = s.reserve_mask
-    cdef uint64_t bits
-    while kinds:
-        k = _ctz32(kinds)
-        kinds &= kinds - 1
-        for w in range(3):
-            bits = s.open[w]
-            while bits:
-                p = w * 64 + _ctz64(bits)
-                bits &= bits - 1
-                if (accepts(s, p) >> k) & 1:
-                    moves[n] = <uint16_t>((k << 8) | p)
-                    n += 1
+cdef int _moves_by_kind(State *s, uint16_t *moves, int *places) noexcept nogil:
+    """The legal moves as ``kind << 8 | pos`` (in no particular order) and
+    ``places[k]``, the moves of each kind.  Ordered by that code, they are in
+    the order of ``Engine.legal_moves``."""
+    cdef int n = generate_counted(s, moves, places), i
+    for i in range(n):
+        moves[i] = <uint16_t>(((moves[i] & 31) << 8) | (moves[i] >> 5))
     return n
 
 
-cdef inline uint32_t _quick_key(uint16_t move, int *places) noexcept nogil:
-    """blind.quick_key: dragons last, then the kind with the fewest places, then the lowest level."""
+cdef inline uint64_t _quick_order(uint16_t move, int *places) noexcept nogil:
+    """blind.quick_key (dragons last, then the kind with the fewest places, then
+    the lowest level), ties broken by (kind, position): the rank of a move in
+    the stable sort of the legal moves by the quick key."""
     cdef int k = move >> 8
-    return ((<uint32_t>(k == KIND_DRAGON)) << 20) | (<uint32_t>places[k] << 4) | <uint32_t>g_level[move & 255]
+    return ((<uint64_t>(k == KIND_DRAGON)) << 36) | (<uint64_t>places[k] << 20) \
+        | (<uint64_t>g_level[move & 255] << 16) | move
 
 
-cdef int _ranked(uint16_t *moves, int n, uint32_t *keys) noexcept nogil:
-    """Sort ``moves`` in place by the quick key, stably (blind.ranked); ``keys``
-    get each sorted move's quick key.  Returns n."""
-    cdef int places[NKINDS]
+cdef void _ranked(uint16_t *moves, int n, int *places, uint64_t *order) noexcept nogil:
+    """Sort ``moves`` in place as blind.ranked does; ``order`` (scratch, n
+    entries) keeps each sorted move's :func:`_quick_order`."""
     cdef int i, j
     cdef uint64_t key
-    cdef uint64_t *order = <uint64_t *>keys    # scratch: (key << 32 | i), 8 bytes a move
-    memset(places, 0, sizeof(places))
     for i in range(n):
-        places[moves[i] >> 8] += 1
-    for i in range(n):
-        order[i] = (<uint64_t>_quick_key(moves[i], places) << 32) | (<uint64_t>i << 16) | moves[i]
+        order[i] = _quick_order(moves[i], places)
     for i in range(1, n):
         key = order[i]
         j = i - 1
@@ -82,9 +70,6 @@ cdef int _ranked(uint16_t *moves, int n, uint32_t *keys) noexcept nogil:
         order[j + 1] = key
     for i in range(n):
         moves[i] = <uint16_t>(order[i] & 0xFFFF)
-    for i in range(n):
-        keys[i] = <uint32_t>(order[i] >> 32)    # (keys overlap order: read front to back)
-    return n
 
 
 cdef inline int _popcount64(uint64_t x) noexcept nogil:
@@ -100,11 +85,12 @@ cdef int _spend(Blind *b, uint64_t nodes) noexcept nogil:
     return OUT_OF_BUDGET if b.limit >= 0 and b.nodes >= <uint64_t>b.limit else 0
 
 
-cdef int _greedy_choose(Blind *b, State *s, uint16_t *moves, int n, uint32_t *scratch) noexcept nogil:
+cdef int _greedy_choose(Blind *b, State *s, uint16_t *moves, int n, int *places,
+                        uint64_t *order) noexcept nogil:
     """blind.Greedy.choose: the index into ``moves`` (ranked in place) or OUT_OF_BUDGET."""
     cdef int i, same = 1, best = 0, most = -1, opened
-    _ranked(moves, n, scratch)
-    while same < n and (scratch[same] >> 4) == (scratch[0] >> 4):
+    _ranked(moves, n, places, order)
+    while same < n and (order[same] >> 20) == (order[0] >> 20):     # the same kind of key but the level
         same += 1
     if same == 1:
         return 0
@@ -125,33 +111,31 @@ cdef int _rollout(State *w, int depth, uint16_t *moves, int *examined) noexcept 
     cdef uint16_t made_moves[NPOS]
     cdef int places[NKINDS]
     cdef int made = 0, step, i, n, best
-    cdef uint32_t key, best_key
+    cdef uint64_t key, best_key
     cdef bint won, stuck
     examined[0] = 0
     for step in range(depth):
-        n = _moves_by_kind(w, moves)
+        n = _moves_by_kind(w, moves, places)
         examined[0] += 1
         if n == 0:
             break
-        memset(places, 0, sizeof(places))
-        for i in range(n):
-            places[moves[i] >> 8] += 1
-        best, best_key = 0, _quick_key(moves[0], places)
+        best, best_key = 0, _quick_order(moves[0], places)
         for i in range(1, n):
-            key = _quick_key(moves[i], places)
+            key = _quick_order(moves[i], places)
             if key < best_key:
                 best, best_key = i, key
         state_make(w, moves[best] >> 8, moves[best] & 255)
         made_moves[made] = moves[best]
         made += 1
     won = w.placed == NPOS
-    stuck = not won and _moves_by_kind(w, moves) == 0
+    stuck = not won and _moves_by_kind(w, moves, places) == 0
     for i in range(made - 1, -1, -1):
         state_unmake(w, made_moves[i] >> 8, made_moves[i] & 255)
     return 1 + made + (depth if won else 0) - ((1 + depth) if stuck else 0)
 
 
-cdef int _lookahead_choose(Blind *b, State *s, uint16_t *moves, int n, uint32_t *scratch) noexcept nogil:
+cdef int _lookahead_choose(Blind *b, State *s, uint16_t *moves, int n, int *places,
+                           uint64_t *order) noexcept nogil:
     """blind.Lookahead.choose: the index into ``moves`` (ranked in place) or OUT_OF_BUDGET."""
     cdef int unseen[NKINDS]
     cdef int8_t pool[NPOS]
@@ -160,7 +144,7 @@ cdef int _lookahead_choose(Blind *b, State *s, uint16_t *moves, int n, uint32_t 
     cdef uint16_t roll[MAX_MOVES]
     cdef int cands, npool = 0, i, k, p, sample, stock, examined, best
     cdef State world
-    _ranked(moves, n, scratch)
+    _ranked(moves, n, places, order)
     cands = n if n < b.width else b.width
     if cands == 1:
         return 0
@@ -203,13 +187,14 @@ cdef int _play_blind(State *s, Blind *b, int64_t node_limit, double time_limit, 
     (node_limit -1 and time_limit 0: none).  Fills ``line`` with the moves
     (``kind << 8 | pos``) and returns how many."""
     cdef uint16_t moves[MAX_MOVES]
-    cdef uint32_t scratch[2 * MAX_MOVES]
+    cdef uint64_t order[MAX_MOVES]
+    cdef int places[NKINDS]
     cdef int n, made = 0, i
     cdef double t0 = _now()
     limit_hit[0] = LIMIT_NONE
     b.nodes = 0
     while True:
-        n = _moves_by_kind(s, moves)
+        n = _moves_by_kind(s, moves, places)
         if n == 0:
             break
         if node_limit >= 0 and b.nodes + made >= <uint64_t>node_limit:
@@ -222,9 +207,9 @@ cdef int _play_blind(State *s, Blind *b, int64_t node_limit, double time_limit, 
         if n > 1:
             b.limit = node_limit - made if node_limit >= 0 else -1
             if b.policy == BLIND_GREEDY:
-                i = _greedy_choose(b, s, moves, n, scratch)
+                i = _greedy_choose(b, s, moves, n, places, order)
             else:
-                i = _lookahead_choose(b, s, moves, n, scratch)
+                i = _lookahead_choose(b, s, moves, n, places, order)
             if i == OUT_OF_BUDGET:
                 limit_hit[0] = LIMIT_NODES
                 break
