@@ -851,10 +851,17 @@ cdef inline uint32_t _tie(uint64_t salt, uint16_t move) noexcept nogil:
     return <uint32_t>(splitmix64_next(&z) & 15)
 
 
-cdef void order_moves(State *s, uint16_t *moves, uint32_t *score, int n, uint64_t salt, int *places) noexcept nogil:
-    """Score the moves and bring the most promising one to the front (ordering
-    never changes the verdict); :func:`sort_rest` orders the others, needed only
-    when the first fails.  Together they are a stable sort by score.
+cdef inline uint32_t _score(State *s, uint16_t move, uint64_t salt, int *places) noexcept nogil:
+    """A move's rank in the ordering (see :func:`order_moves`): smaller first."""
+    cdef int k = move & 31
+    return (((<uint32_t>(k == KIND_DRAGON)) << 24) | (<uint32_t>s.empty_near[move >> 5] << 16)
+            | (<uint32_t>places[k] << 4) | _tie(salt, move))
+
+
+cdef void order_moves(State *s, uint16_t *moves, int n, uint64_t salt, int *places) noexcept nogil:
+    """Bring the most promising move to the front (ordering never changes the
+    verdict); :func:`sort_rest` orders the others, needed only when the first
+    fails.  Together they are a stable sort by :func:`_score`.
 
     Dragons last (a dragon in reserve always has a place: keep it for need);
     then the most enclosed position first (fewest empty neighbours: fill holes
@@ -862,30 +869,27 @@ cdef void order_moves(State *s, uint16_t *moves, uint32_t *score, int n, uint64_
     the kind with the fewest places first (play the hard tile while it fits);
     ties are broken by the round's salt.  ``places[k]``: the moves of kind k.
     """
-    cdef int i, k, p, best = 0
-    cdef uint32_t key
+    cdef int i, best = 0
+    cdef uint32_t key, least = 0xFFFFFFFFu
     cdef uint16_t mv
     for i in range(n):
-        k = moves[i] & 31
-        p = moves[i] >> 5
-        score[i] = ((<uint32_t>(k == KIND_DRAGON)) << 24) | (<uint32_t>s.empty_near[p] << 16) | (<uint32_t>places[k] << 4)
-        score[i] |= _tie(salt, moves[i])
-        if score[i] < score[best]:
-            best = i
+        key = _score(s, moves[i], salt, places)
+        if key < least:
+            best, least = i, key
     if best > 0:
-        key = score[best]
         mv = moves[best]
-        memmove(&score[1], &score[0], best * sizeof(uint32_t))
         memmove(&moves[1], &moves[0], best * sizeof(uint16_t))
-        score[0] = key
         moves[0] = mv
 
 
-cdef void sort_rest(uint16_t *moves, uint32_t *score, int n) noexcept nogil:
-    """Stable insertion sort of moves[1:] by score (moves[0] is already the least)."""
+cdef void sort_rest(State *s, uint16_t *moves, uint32_t *score, int n, uint64_t salt, int *places) noexcept nogil:
+    """Stable insertion sort of moves[1:] by score (moves[0] is already the least;
+    the state is the node's, as when :func:`order_moves` ran)."""
     cdef int i, j
     cdef uint32_t key
     cdef uint16_t mv
+    for i in range(1, n):
+        score[i] = _score(s, moves[i], salt, places)
     for i in range(2, n):
         key = score[i]
         mv = moves[i]
@@ -901,8 +905,9 @@ cdef void sort_rest(uint16_t *moves, uint32_t *score, int n) noexcept nogil:
 cdef int search(Search *x, int ply) noexcept nogil:
     """Depth-first search for a win from the current state.
 
-    Returns WON (and fills ``x.path[ply:]``), DEAD (proven: no move sequence
-    wins from here), or ABORTED (a node or time limit was hit; nothing known).
+    Returns WON (and fills ``x.path[ply:]``; the state is then left at the end
+    of the line, not restored), DEAD (proven: no move sequence wins from here),
+    or ABORTED (a node or time limit was hit; nothing known).
     Only DEAD results are stored, so the table never holds a guess.
     """
     cdef State *s = &x.state
@@ -932,10 +937,10 @@ cdef int search(Search *x, int ply) noexcept nogil:
     moves = x.move_stack + ply * MAX_MOVES
     scores = x.score_stack + ply * MAX_MOVES
     n = generate_counted(s, moves, places)
-    order_moves(s, moves, scores, n, x.salt, places)
+    order_moves(s, moves, n, x.salt, places)
     for i in range(n):
         if i == 1:
-            sort_rest(moves, scores, n)
+            sort_rest(s, moves, scores, n, x.salt, places)
         k = moves[i] & 31
         p = moves[i] >> 5
         state_make(s, k, p)
@@ -943,10 +948,10 @@ cdef int search(Search *x, int ply) noexcept nogil:
         if ply < x.deep_same:
             x.deep_same = ply
         r = search(x, ply + 1)
-        state_unmake(s, k, p)
-        if r == WON:
+        if r == WON:               # the state is left where the line ends: nothing searches on
             x.path[ply] = moves[i]
             return WON
+        state_unmake(s, k, p)
         if r == ABORTED:
             return ABORTED
     table_store_dead(&x.table, s)
