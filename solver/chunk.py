@@ -75,5 +75,7 @@ def run_chunk(spec: Spec, seeds: Sequence[int]) -> bytes:
     return zlib.compress(json.dumps(out, separators=(",", ":")).encode(), 1)
 
 
-def decode_chunk(spec: Spec, blob: bytes) -> List[Row]:
-    return [Row(spec.game, spec.variant, spec.key, *r) for r in json.loads(zlib.decompress(blob))]
+def decode_chunk(spec: Spec, blob) -> List[Row]:
+    """The rows of a chunk: the bytes of :func:`run_chunk`, or its row values as they are."""
+    values = json.loads(zlib.decompress(blob)) if isinstance(blob, bytes) else blob
+    return [Row(spec.game, spec.variant, spec.key, *r) for r in values]
