@@ -1068,6 +1068,7 @@ cdef struct Decision:
     bint exact               # won, or the longest-line search finished
     uint64_t proof_nodes     # nodes of the proof search (``nodes``)
     double seconds           # the proof search's time
+    double longest_seconds   # the longest-line search's
 
 
 cdef void _decide(Search *x, int start, uint64_t node_limit, double time_limit, uint64_t first_round,
@@ -1082,8 +1083,11 @@ cdef void _decide(Search *x, int start, uint64_t node_limit, double time_limit, 
     d.seconds = _now() - t0
     d.exact = d.verdict == WON
     d.proof_nodes = x.nodes
+    d.longest_seconds = 0.0
     if d.verdict == DEAD and longest_budget > 0:
+        t0 = _now()
         d.exact = _longest_line(x, longest_budget, start)
+        d.longest_seconds = _now() - t0
 
 
 cdef void _begin(Search *x, int8_t *deal, int variant) noexcept nogil:
@@ -1195,13 +1199,14 @@ def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limi
     does, one call for a whole chunk of a batch.
 
     Returns one tuple per seed: (verdict, limit, nodes, seconds, deepest,
-    longest_exact, table_entries, table_bytes, line, blind), where ``line`` is
-    bytes of (kind, position) pairs: the winning line when won, else the line
-    that placed ``deepest`` tiles.  The winning line is not checked here: the
-    caller has it replayed by the separate checker.  ``blind``: where the
-    longest line is not proven the longest (and ``blind_players``), (the most
-    tiles the greedy and the default lookahead player place on the deal, the
-    seconds they took), else None.
+    longest_exact, table_entries, table_bytes, line, blind, extra_seconds),
+    where ``seconds`` is the proof search's time and ``line`` bytes of (kind,
+    position) pairs: the winning line when won, else the line that placed
+    ``deepest`` tiles.  The winning line is not checked here: the caller has it
+    replayed by the separate checker.  ``blind``: where the longest line is not
+    proven the longest (and ``blind_players``), the most tiles the greedy and
+    the default lookahead player place on the deal, else None.
+    ``extra_seconds``: the longest-line search's and the blind players' time.
     """
     cdef int8_t deal[NPOS]
     cdef Decision d
@@ -1219,17 +1224,18 @@ def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limi
                 _begin(x, deal, variant)
                 _decide(x, 0, node_limit, time_limit, 5000, True, longest_budget, &d)
             blind = None
+            blind_seconds = 0.0
             if blind_players and not d.exact:
                 with nogil:
                     t0 = _now()
                     most = _blind_longest(deal, variant, seed)
                     blind_seconds = _now() - t0
-                blind = (most, blind_seconds)
+                blind = most
             out.append((VERDICTS[d.verdict], LIMITS[x.limit_hit] if d.verdict == ABORTED else None,
                         d.proof_nodes, d.seconds, NPOS if d.verdict == WON else x.deepest, bool(d.exact),
                         x.table.used, x.table.size * ENTRY_BYTES,
                         _line_bytes(x.path, 0, NPOS) if d.verdict == WON else _line_bytes(x.deep_line, 0, x.deepest),
-                        blind))
+                        blind, d.longest_seconds + blind_seconds))
             table_reset(&x.table)
         return out
     finally:

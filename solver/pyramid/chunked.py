@@ -12,8 +12,9 @@ Where the longest line of a deal not won is not proven the longest, the blind
 players (greedy and lookahead, compiled in the same kernel) play it too, as in
 the per-seed path.
 
-A row's ``seconds`` is the search's time plus the checker's replay and any
-blind play, as the kernels measure them; ``search_seconds`` the search alone.
+A row's ``seconds`` is the whole analysis as the kernels time it (the search,
+then the checker's replay of a won line, or the longest-line search and any
+blind play of a deal not won); ``search_seconds`` the search alone.
 
 >>> from solver.game import Limits
 >>> rows = thoughtful_rows([1, 2], variant="continuous", limits=Limits())
@@ -45,16 +46,16 @@ def thoughtful_rows(seeds: Sequence[int], *, variant: str, limits: Limits) -> Li
     won = [i for i, a in enumerate(answers) if a[0] == "won"]
     checks = dict(zip(won, _checker.check_seeds([seeds[i] for i in won], [answers[i][8] for i in won], code)))
     rows = []
-    for i, (seed, (verdict, limit, nodes, seconds, deepest, exact, entries, table_bytes, line, blind)) \
+    for i, (seed, (verdict, limit, nodes, seconds, deepest, exact, entries, table_bytes, line, blind, extra)) \
             in enumerate(zip(seeds, answers)):
-        slots, extra = "null", 0.0
+        slots = "null"
         if verdict == "won":
             slots, error, extra = checks[i]
             if slots is None:
                 raise SolverBug(f"the checker rejected the solver's line for seed {seed}: move {error[0]}: {error[1]}")
             slots = f"[{slots}]"
         elif blind is not None:
-            deepest, extra = max(deepest, blind[0]), blind[1]
+            deepest = max(deepest, blind)
         fields = _FIELDS % (deepest, "true" if exact else "false", deepest, round(seconds, 6), slots,
                             table_bytes, entries)
         rows.append([seed, verdict, limit, nodes, round(seconds + extra, 6), fields])
