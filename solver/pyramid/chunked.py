@@ -16,8 +16,8 @@ A row's ``seconds`` is the whole analysis as the kernels time it (the search,
 then the checker's replay of a won line, or the longest-line search and any
 blind play of a deal not won); ``search_seconds`` the search alone.
 
->>> from solver.game import Limits
->>> rows = thoughtful_rows([1, 2], variant="continuous", limits=Limits())
+>>> from solver.pyramid.contract import THOUGHTFUL_LIMITS
+>>> rows = thoughtful_rows([1, 2], variant="continuous", limits=THOUGHTFUL_LIMITS)
 >>> [(r[0], r[1], r[3]) for r in rows]
 [(1, 'won', 144), (2, 'lost', 9)]
 """
