@@ -200,6 +200,7 @@ cdef struct State:
     uint8_t fit_exposed[NKINDS]  # kinds k with exposed[k] > 0, not the dragon, that kind j fits
     uint32_t exposed_accept    # kinds j with fit_exposed[j] > 0
     uint8_t suffix[NPOS + 1][NKINDS]  # suffix[i][k]: tiles of kind k in deal[i:]
+    void *tail                 # the tail search's memo (pyramid_tail.pxi); NULL: the budgeted relaxation
     uint32_t acc[NPOS]         # kinds that fit a filled neighbour of p (sides and below)
     uint64_t filled[3]         # bitset of filled positions
     int dragon_room            # empty side and top neighbours of the dragons on the board
@@ -568,6 +569,9 @@ cdef bint _relaxed_finish(State *s, Relaxed *r, int *budget) noexcept nogil:
     return False
 
 
+include "pyramid_tail.pxi"
+
+
 cdef bint can_finish_relaxed(State *s) noexcept nogil:
     """False only if the deal provably cannot be finished from here.
 
@@ -598,6 +602,8 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
     if r.accept == full or r.mask == 0:
         return True
     r.sockets += s.dragon_room
+    if s.tail != NULL:
+        return tail_can_finish(s, &r)
     return _relaxed_finish(s, &r, &budget)
 
 
@@ -1106,7 +1112,8 @@ LIMITS = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}
 
 def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                 double time_limit=0.0, uint64_t table_bytes=64 << 20,
-                uint64_t first_round=5000, bint cuts=True, uint64_t longest_budget=4000, prefix=()):
+                uint64_t first_round=5000, bint cuts=True, uint64_t longest_budget=4000, prefix=(),
+                bint tail=False):
     """Decide a deal given as 144 kinds.
 
     Returns a dict: ``verdict`` ('won', 'lost' or 'unknown'), ``moves`` (the
@@ -1133,17 +1140,25 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
     one is illegal); the search decides the position they reach, ``moves`` is
     the winning continuation from there and ``deepest_line`` starts from the
     deal's start.
+
+    ``tail=True``: the tail search (``pyramid_tail.pxi``): the relaxation is
+    decided completely (memo, dragon first, a large try budget); the dict adds
+    ``tail_tries``, ``tail_hits`` and ``tail_giveups``.
     """
     cdef int8_t deal[NPOS]
     cdef int r, i
     cdef int start
     cdef Decision d
     cdef Search *x
+    cdef TailMemo *memo = NULL
     assert variant == 0 or variant == 1, "variant 0 (continuous) or 1 (wild dragons)"
     _load_deal(deal_kinds, deal)
     x = _workspace_take(table_bytes)
     try:
         _begin(x, deal, variant)
+        if tail:
+            memo = _tail_memo_take()
+            x.state.tail = memo
         start = _play_prefix(x, prefix)
         with nogil:
             _decide(x, start, node_limit, time_limit, first_round, cuts, longest_budget, &d)
@@ -1157,8 +1172,11 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                                                     for i in range(x.deepest)],
             "table_bytes": x.table.size * ENTRY_BYTES,
             "longest_exact": bool(d.exact), "longest_nodes": x.nodes - d.proof_nodes,
-        }
+        } | ({"tail_tries": memo.tries, "tail_hits": memo.hits, "tail_giveups": memo.giveups} if tail else {})
     finally:
+        if memo != NULL:
+            x.state.tail = NULL
+            _tail_memo_give_back(memo)
         _workspace_give_back(x)
 
 
@@ -1377,8 +1395,18 @@ cdef class Engine:
         """Filled tiles with an empty side or top neighbour, counted by kind."""
         return [self.s.exposed[k] for k in range(NKINDS)]
 
-    def can_finish_relaxed(self):
-        return self.s.placed == 0 or can_finish_relaxed(&self.s)
+    def can_finish_relaxed(self, bint tail=False):
+        """The relaxation's verdict here (``tail``: the tail search's, with a fresh memo)."""
+        cdef TailMemo *memo
+        if not tail:
+            return self.s.placed == 0 or can_finish_relaxed(&self.s)
+        memo = _tail_memo_take()
+        self.s.tail = memo
+        try:
+            return self.s.placed == 0 or can_finish_relaxed(&self.s)
+        finally:
+            self.s.tail = NULL
+            _tail_memo_give_back(memo)
 
     def holes_matchable(self):
         return self.s.placed == 0 or holes_matchable(&self.s)

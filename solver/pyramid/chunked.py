@@ -29,6 +29,7 @@ from solver.cext import pyramid as _search
 from solver.cext import pyramid_check as _checker
 from solver.game import Limits
 from solver.pyramid.search import VARIANT_CODES, SolverBug
+from solver.pyramid.tail import TAIL_FROM, after_unknown_seed
 
 _FIELDS = ('{"deepest":%d,"longest_exact":%s,"placed":%d,"search_seconds":%r,"slots":%s,'
            '"table_bytes":%d,"table_entries":%d}')
@@ -49,7 +50,17 @@ def thoughtful_rows(seeds: Sequence[int], *, variant: str, limits: Limits) -> Li
     for i, (seed, (verdict, limit, nodes, seconds, deepest, exact, entries, table_bytes, line, blind, extra)) \
             in enumerate(zip(seeds, answers)):
         slots = "null"
-        if verdict == "won":
+        if verdict == "unknown" and nodes >= TAIL_FROM:   # the tail search (solver.pyramid.tail), same limits
+            t = after_unknown_seed(seed, variant=variant, node_limit=limits.node_limit,
+                                   time_limit=limits.time_limit, table_mb=limits.table_mb,
+                                   nodes=nodes, seconds=seconds, deepest=deepest)
+            verdict, limit, nodes, seconds, exact = t.verdict, t.limit, t.nodes, t.seconds, t.longest_exact
+            entries, table_bytes, deepest = t.table_entries, t.table_bytes, (144 if t.verdict == "won" else t.deepest)
+            if verdict == "won":
+                slots, extra = f"[{','.join(map(str, t.slots))}]", 0.0
+            elif not exact and blind is not None:
+                deepest = max(deepest, blind)
+        elif verdict == "won":
             slots, error, extra = checks[i]
             if slots is None:
                 raise SolverBug(f"the checker rejected the solver's line for seed {seed}: move {error[0]}: {error[1]}")

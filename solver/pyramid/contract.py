@@ -47,6 +47,7 @@ from solver.pyramid.geometry import POSITIONS
 from solver.pyramid.rules import VARIANTS, Pyramid, PyramidState, check_variant
 from solver.pyramid.search import (DEFAULT_NODE_LIMIT, DEFAULT_TABLE_MB, DEFAULT_TIME_LIMIT, VARIANT_CODES,
                                    SolveResult, deal_kinds, faces_for_line, solve)
+from solver.pyramid.tail import TAIL_FROM, after_unknown
 from solver.pyramid.tiles import TILES
 
 THOUGHTFUL_LIMITS = Limits(DEFAULT_NODE_LIMIT, DEFAULT_TIME_LIMIT, DEFAULT_TABLE_MB)
@@ -81,6 +82,9 @@ def thoughtful_answer(deal: Deal, *, variant: str = "continuous",
     limits = limits.or_defaults(**THOUGHTFUL_LIMITS.to_dict())
     r = solve(deal, variant=variant, node_limit=limits.node_limit, time_limit=limits.time_limit,
               table_mb=limits.table_mb)
+    if r.verdict == "unknown" and r.nodes >= TAIL_FROM:     # the tail search, under the same limits
+        r = after_unknown(deal, r, variant=variant, node_limit=limits.node_limit,
+                          time_limit=limits.time_limit, table_mb=limits.table_mb)
     if r.verdict != "won" and not r.longest_exact:
         longer_by_blind_play(deal, r, variant)
     won = r.verdict == "won"

@@ -96,7 +96,7 @@ def faces_for_line(deal: Deal, line) -> Tuple[List[Move], List[int]]:
 
 def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] = DEFAULT_NODE_LIMIT,
           time_limit: Optional[float] = DEFAULT_TIME_LIMIT, table_mb: float = DEFAULT_TABLE_MB,
-          after: Sequence[Move] = (), longest: bool = True) -> SolveResult:
+          after: Sequence[Move] = (), longest: bool = True, tail: bool = False) -> SolveResult:
     """Decide whether a thoughtful player (who knows the whole deal) can win it.
 
     ``node_limit``/``time_limit`` of None or 0 mean no limit; ``table_mb`` bounds
@@ -107,13 +107,15 @@ def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] 
     ``after``: legal moves played first (the caller checks them); the search
     decides the position they reach, and a ``won`` line starts with them.
     ``longest=False`` skips the search for the longest line of a lost deal.
+    ``tail=True``: the tail search (:mod:`solver.pyramid.tail`): the same search
+    with its relaxation decided completely.
     """
     check_variant(variant)
     kinds = [(_KIND_OF_FACE[m.tile], m.pos) for m in after]
     raw = _fast.solve_kinds(deal_kinds(deal), variant=VARIANT_CODES[variant],
                             node_limit=int(node_limit or 0), time_limit=float(time_limit or 0.0),
                             table_bytes=int(table_mb * (1 << 20)), prefix=kinds,
-                            longest_budget=4000 if longest else 0)
+                            longest_budget=4000 if longest else 0, tail=tail)
     result = SolveResult(raw["verdict"], variant, nodes=raw["nodes"], seconds=raw["seconds"],
                          limit=raw["limit"], table_entries=raw["table_entries"],
                          table_bytes=raw["table_bytes"], deepest=raw["deepest"], seed=deal.seed)

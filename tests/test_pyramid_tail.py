@@ -1,0 +1,139 @@
+"""The tail search (solver/pyramid/tail.py, cext/pyramid_tail.pxi): the relaxation
+decided completely, against its pure-Python twin and the budgeted relaxation; its
+verdicts against the main search's; the hook after an unknown."""
+import json
+import random
+
+import pytest
+
+from solver.cext import pyramid as fast
+from solver.game import Limits
+from solver.pyramid.chunked import thoughtful_rows
+from solver.pyramid.check import check_solution
+from solver.pyramid.contract import solve_deal
+from solver.pyramid.deal import deal_from_seed
+from solver.pyramid.reference_search import can_finish_relaxed
+from solver.pyramid.rules import Move, PyramidGame
+from solver.pyramid.search import VARIANT_CODES, deal_kinds, solve
+from solver.pyramid.tail import TAIL_FROM, finish_complete, settle
+from solver.pyramid.tiles import TILES
+
+VARIANTS = ("continuous", "wild-dragons")
+# Deals the main search leaves unknown at its default limits, where the budget of
+# 32 socket tries per node is what runs out (docs/pyramid.md, "The tail search").
+HARD = [("continuous", 394284), ("continuous", 430048), ("wild-dragons", 25475)]
+
+
+def _random_states(variant, seeds, rnd, max_placed=30):
+    """(state, engine) pairs along random legal lines of the deals, early in the game
+    (where the relaxation's socket choices matter)."""
+    for seed in seeds:
+        deal = deal_from_seed(seed)
+        state = PyramidGame(deal, variant).new_initial_state()
+        engine = fast.Engine(deal_kinds(deal), variant=VARIANT_CODES[variant])
+        while state.placed < max_placed:
+            moves = sorted({(TILES[m.tile].kind, m.pos) for m in state.legal_moves()})
+            if not moves:
+                break
+            kind, pos = rnd.choice(moves)
+            face = next(f for f in state.reserve if f is not None and TILES[f].kind == kind)
+            state.apply(Move(face, pos))
+            engine.make(kind, pos)
+            yield state, engine
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_tail_relaxation_equals_its_twin_and_cuts_at_least_where_the_main_one_does(variant):
+    rnd = random.Random(14)
+    seeds = [s for v, s in HARD if v == variant] + list(range(1, 25))
+    counts = {"cut by both": 0, "cut by the tail only": 0, "not cut": 0}
+    for state, engine in _random_states(variant, seeds, rnd):
+        tail = engine.can_finish_relaxed(tail=True)
+        assert tail == can_finish_relaxed(state, finish=finish_complete), (state.placed,)
+        main = engine.can_finish_relaxed()
+        assert main or not tail        # a main cut is a tail cut: the tail only decides more
+        counts["not cut" if tail else "cut by both" if not main else "cut by the tail only"] += 1
+    assert all(n > 0 for n in counts.values()), counts
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_tail_search_agrees_with_the_main_search(variant):
+    verdicts = {"won": 0, "lost": 0}
+    for seed in range(1, 121):
+        deal = deal_from_seed(seed)
+        main = solve(deal, variant=variant, node_limit=2_000_000, longest=False)
+        tail = settle(deal, variant=variant, node_limit=2_000_000)
+        assert main.verdict != "unknown" and tail.verdict == main.verdict, seed
+        verdicts[tail.verdict] += 1
+        if tail.verdict == "won":
+            assert check_solution(deal, tail.moves, variant=variant).valid
+    assert verdicts["won"] >= 20 and verdicts["lost"] >= 10, verdicts
+
+
+def test_without_cuts_the_tail_agrees_on_what_plain_search_can_finish():
+    """Both verdicts of the tail search, against plain exhaustive search (no cuts)
+    where it can finish: late positions of random lines, and whole lost deals."""
+    rnd = random.Random(3)
+    compared = {"won": 0, "lost": 0}
+    for variant in VARIANTS:
+        for seed in range(1, 40):
+            deal = deal_from_seed(seed)
+            kinds = deal_kinds(deal)
+            line = []
+            engine = fast.Engine(kinds, variant=VARIANT_CODES[variant])
+            while engine.legal_moves() and engine.placed < 132:
+                move = rnd.choice(engine.legal_moves())
+                engine.make(*move)
+                line.append(move)
+            if engine.placed < 120:
+                continue
+            prefix = line[:120]
+            plain = fast.solve_kinds(kinds, variant=VARIANT_CODES[variant], cuts=False, first_round=0,
+                                     node_limit=200_000, prefix=prefix, longest_budget=0)
+            if plain["verdict"] == "unknown":
+                continue
+            tail = fast.solve_kinds(kinds, variant=VARIANT_CODES[variant], prefix=prefix, tail=True,
+                                    longest_budget=0)
+            assert tail["verdict"] == plain["verdict"], (variant, seed)
+            compared[plain["verdict"]] += 1
+        for seed in range(1, 150):       # whole deals: the lost ones plain search can finish
+            kinds = deal_kinds(deal_from_seed(seed))
+            plain = fast.solve_kinds(kinds, variant=VARIANT_CODES[variant], cuts=False, first_round=0,
+                                     node_limit=20_000, longest_budget=0)
+            if plain["verdict"] == "lost":
+                tail = fast.solve_kinds(kinds, variant=VARIANT_CODES[variant], tail=True, longest_budget=0)
+                assert tail["verdict"] == "lost", (variant, seed)
+                compared["lost"] += 1
+    assert compared["won"] >= 10 and compared["lost"] >= 10, compared
+
+
+@pytest.mark.parametrize("variant,seed", HARD)
+def test_the_tail_decides_what_the_main_search_leaves_unknown(variant, seed):
+    deal = deal_from_seed(seed)
+    assert solve(deal, variant=variant, node_limit=300_000, longest=False).verdict == "unknown"
+    tail = settle(deal, variant=variant, node_limit=1_000_000)
+    assert tail.verdict == "lost"
+    raw = fast.solve_kinds(deal_kinds(deal), variant=VARIANT_CODES[variant], node_limit=1_000_000, tail=True,
+                           longest_budget=0)
+    assert raw["tail_giveups"] == 0 and raw["tail_hits"] > 0
+
+
+def test_a_won_tail_line_is_replayed():
+    deal = deal_from_seed(553264)      # Wild Dragons: unknown after 20M nodes of the main search
+    tail = settle(deal, variant="wild-dragons", node_limit=1_000_000)
+    assert tail.verdict == "won" and check_solution(deal, tail.moves, variant="wild-dragons").valid
+
+
+def test_the_analysis_hands_an_unknown_to_the_tail_and_both_paths_store_the_same_row():
+    limits = Limits(node_limit=TAIL_FROM, time_limit=60, table_mb=64)
+    for variant, seeds in (("continuous", [394284, 2]), ("wild-dragons", [553264])):
+        for row in thoughtful_rows(seeds, variant=variant, limits=limits):
+            answer = solve_deal(deal_from_seed(row[0]), variant=variant, limits=limits)
+            assert row[1:4] == [answer.verdict, answer.limit, answer.nodes], row[:4]
+            stored, fields = json.loads(row[5]), dict(answer.fields)
+            stored.pop("search_seconds"), fields.pop("search_seconds")
+            assert stored == fields
+            if row[0] in (394284, 553264):
+                assert answer.verdict in ("lost", "won") and answer.nodes > TAIL_FROM   # both searches counted
+    small = solve_deal(deal_from_seed(394284), variant="continuous", limits=Limits(node_limit=TAIL_FROM // 2))
+    assert (small.verdict, small.limit) == ("unknown", "nodes")      # a small limit: no tail
