@@ -66,22 +66,26 @@ def test_proof_search_record_4_back(benchmark):
 
 
 def test_report_techniques(capsys):
-    """Each technique switched off in turn (and ETC switched on) on the record 4 plies back:
-    nodes and seconds against the default, within 60 s each."""
+    """Each technique switched off in turn (and the others switched on) on the record 4
+    plies back (``BOUNDARY_BACK=5`` for 5): nodes, wall and CPU seconds against the
+    default, within 60 s each (CPU seconds: what the search itself took on the shared
+    machine)."""
+    import os
     from solver.cext.boundary import DEFAULT_OPTS, OPTIONS
-    pos = _record_position(4)
+    pos = _record_position(int(os.environ.get("BOUNDARY_BACK", "4")))
     rows = []
     for name, opts in [("default", DEFAULT_OPTS)] + [
             (f"-{k}", DEFAULT_OPTS & ~v) for k, v in OPTIONS.items() if DEFAULT_OPTS & v] + [
             (f"+{k}", DEFAULT_OPTS | v) for k, v in OPTIONS.items() if not DEFAULT_OPTS & v]:
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         out = Board.from_position(pos).search(max_depth=40, time_limit=60, opts=opts)
-        dt = time.perf_counter() - t
-        rows.append((name, out["result"], out["plies"], out["nodes"], dt))
+        dt, dcpu = time.perf_counter() - t, time.process_time() - cpu
+        rows.append((name, out["result"], out["plies"], out["nodes"], dt, dcpu))
     with capsys.disabled():
         base = rows[0]
-        for name, result, plies, nodes, dt in rows:
+        for name, result, plies, nodes, dt, dcpu in rows:
             print(f"\n{name:10s} {result:8s} {plies!s:4s} {nodes:>11,d} nodes {dt:6.2f} s "
-                  f"({nodes / max(dt, 1e-9) / 1e6:.2f} M nodes/s; x{dt / base[4]:.1f} time)", end="")
+                  f"{dcpu:6.2f} s CPU ({nodes / max(dcpu, 1e-9) / 1e6:.2f} M nodes/s CPU; "
+                  f"x{dcpu / base[5]:.1f} CPU time)", end="")
         print()
-    assert rows[0][1] == "loss"
+    assert rows[0][1] in ("loss", "win")

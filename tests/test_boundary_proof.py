@@ -50,6 +50,18 @@ def test_the_last_six_positions_of_the_record(back):
 
 
 @needs_record
+@pytest.mark.slow
+def test_seven_plies_back_green_wins_in_11():
+    # the deepest proof of the record (about 25 CPU seconds): after Red's 18th move Green
+    # wins in 11, though Green's recorded reply leads to a position not lost within 12
+    out = solve_position(_record_positions()[-8], time_limit=600)
+    assert (out["result"], out["plies"]) == ("win", 11)
+    after = solve_position(_record_positions()[-7], max_depth=12, time_limit=600)
+    assert after["result"] == "unknown" and after["depth"] == 12
+    assert consistent({"verdict": "won", "plies": 11}, {"verdict": "unknown"})
+
+
+@needs_record
 def test_answers_along_the_record_agree():
     answers = [_proof(back) for back in sorted(LAST_SIX, reverse=True)]   # in game order
     for before, after in zip(answers, answers[1:]):
