@@ -101,13 +101,18 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
         line.append(format_move(out["best"]))
         if verdict in ("won", "lost"):
             nodes += _extend_line(pos, out["best"], verdict, out["plies"], line, lim, tt_mb,
-                                  nodes, deadline)
+                                  nodes, deadline, max_depth)
     return Result(verdict, nodes=nodes, seconds=time.perf_counter() - t0, line=line, fields=fields)
 
 
 def _extend_line(pos: Position, first, verdict: str, plies: int, line: List[str], lim: Limits,
-                 tt_mb: int, spent: int, deadline: Optional[float]) -> int:
-    """Append the rest of a proven line to ``line``; the nodes it took."""
+                 tt_mb: int, spent: int, deadline: Optional[float], max_depth: int) -> int:
+    """Append the rest of a proven line to ``line``; the nodes it took.
+
+    Each position is searched up to the root's ``max_depth``, not only the plies
+    left: a win by leaving the opponent without a move is seen only once the
+    horizon passes the exchange bound (docs/boundary.md, "A constructed draw").
+    """
     child = pos.clone()
     child.apply(first)
     expect = "loss" if verdict == "won" else "win"     # the side to move after ``first``
@@ -125,7 +130,7 @@ def _extend_line(pos: Position, first, verdict: str, plies: int, line: List[str]
             if time_budget <= 0:
                 break
         try:
-            sub = _kernel_search(child, max_depth=remaining, node_limit=node_budget,
+            sub = _kernel_search(child, max_depth=max(remaining, max_depth), node_limit=node_budget,
                                  time_limit=time_budget, tt_mb=tt_mb)
         except MemoryError:
             break
