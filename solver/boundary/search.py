@@ -109,9 +109,10 @@ def _extend_line(pos: Position, first, verdict: str, plies: int, line: List[str]
                  tt_mb: int, spent: int, deadline: Optional[float], max_depth: int) -> int:
     """Append the rest of a proven line to ``line``; the nodes it took.
 
-    Each position is searched up to the root's ``max_depth``, not only the plies
-    left: a win by leaving the opponent without a move is seen only once the
-    horizon passes the exchange bound (docs/boundary.md, "A constructed draw").
+    Each position is searched past the plies left by twice the larger exchange
+    bound (at most to the root's ``max_depth``): a win by leaving the opponent
+    without a move is seen only once the horizon passes the exchange bound
+    (docs/boundary.md, "A constructed draw").
     """
     child = pos.clone()
     child.apply(first)
@@ -130,7 +131,10 @@ def _extend_line(pos: Position, first, verdict: str, plies: int, line: List[str]
             if time_budget <= 0:
                 break
         try:
-            sub = _kernel_search(child, max_depth=max(remaining, max_depth), node_limit=node_budget,
+            bounds = Board.from_position(child)
+            depth = min(max_depth, remaining + 2 * max(bounds.exchange_bound(0),
+                                                       bounds.exchange_bound(1)))
+            sub = _kernel_search(child, max_depth=max(remaining, depth), node_limit=node_budget,
                                  time_limit=time_budget, tt_mb=tt_mb)
         except MemoryError:
             break
