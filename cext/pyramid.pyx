@@ -15,6 +15,8 @@ from libc.stdint cimport uint8_t, int8_t, uint16_t, int32_t, uint32_t, uint64_t,
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset, memcmp, memcpy, memmove
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from posix.mman cimport madvise, MADV_HUGEPAGE
+from posix.stdlib cimport posix_memalign
 
 from cext.rng cimport splitmix64_next, fisher_yates
 
@@ -703,14 +705,31 @@ cdef uint64_t _table_size(uint64_t max_bytes) noexcept nogil:
     return size
 
 
+cdef void *_huge_alloc(uint64_t nbytes) noexcept nogil:
+    """Table memory on 2 MiB pages where the system allows it (transparent huge
+    pages on request): a probe lands anywhere in tens of MiB, and small pages
+    would cost it an address translation miss as well.  NULL if out of memory."""
+    cdef void *mem = NULL
+    cdef uint64_t huge = 1 << 21
+    if nbytes < huge:
+        return malloc(nbytes if nbytes > 0 else 1)
+    nbytes = (nbytes + huge - 1) & ~(huge - 1)
+    if posix_memalign(&mem, huge, nbytes) != 0:
+        return NULL
+    madvise(mem, nbytes, MADV_HUGEPAGE)     # advice: refused, the table just stays on small pages
+    return mem
+
+
 cdef int table_init(Table *t, uint64_t max_bytes) noexcept nogil:
     memset(t, 0, sizeof(Table))
     t.size = _table_size(max_bytes)
     t.dirty = <uint32_t *>malloc(DIRTY_CAP * sizeof(uint32_t))
     if t.size == 0:
         return 0 if t.dirty != NULL else -1
-    t.entries = <Entry *>malloc(t.size * sizeof(Entry))
-    t.tags = <uint16_t *>calloc(t.size, sizeof(uint16_t))
+    t.entries = <Entry *>_huge_alloc(t.size * sizeof(Entry))
+    t.tags = <uint16_t *>_huge_alloc(t.size * sizeof(uint16_t))
+    if t.tags != NULL:
+        memset(t.tags, 0, t.size * sizeof(uint16_t))
     t.occupied = <uint64_t *>calloc(_occupied_words(t), sizeof(uint64_t))
     return 0 if t.entries != NULL and t.tags != NULL and t.dirty != NULL and t.occupied != NULL else -1
 
