@@ -589,6 +589,8 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
     """
     cdef Relaxed r
     cdef int k, p, budget = RELAX_BRANCHES
+    if s.tail != NULL:
+        return tail_can_finish(s)
     cdef uint32_t ready, full = (<uint32_t>1 << NKINDS) - 1
     r.accept = s.exposed_accept
     r.sockets = 0
@@ -604,8 +606,6 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
     if r.accept == full or r.mask == 0:
         return True
     r.sockets += s.dragon_room
-    if s.tail != NULL:
-        return tail_can_finish(s, &r)
     return _relaxed_finish(s, &r, &budget)
 
 

@@ -60,7 +60,7 @@ RELAX_BRANCHES = 32    # choices the relaxation may try per node before it gives
 ALL_KINDS = frozenset(range(N_KINDS))
 
 
-def can_finish_relaxed(state: PyramidState, finish=None) -> bool:
+def can_finish_relaxed(state: PyramidState) -> bool:
     """Could all tiles be placed if geometry mattered only around dragons?  (False: dead.)
 
     A reserve tile may go down whenever it fits a non-dragon tile that still
@@ -69,9 +69,7 @@ def can_finish_relaxed(state: PyramidState, finish=None) -> bool:
     of a dragon on the board, and 5 more per dragon placed since.  Every real
     move is a relaxed move, so a relaxed dead end is a real one.  Free
     placements go first; when they stall, each reserve kind is tried on a
-    dragon's socket, at most 32 tries in all (then: no cut).  ``finish``: another
-    way to decide the relaxed play once the free placements stall (the tail
-    search's twin, :func:`solver.pyramid.tail.finish_complete`).
+    dragon's socket, at most 32 tries in all (then: no cut).
     """
     variant = state.game.variant
     board = state.board
@@ -86,7 +84,7 @@ def can_finish_relaxed(state: PyramidState, finish=None) -> bool:
     for p in range(DEAL_SIZE):
         if board[p] is not None and _kind(board[p]) == KIND_DRAGON:
             relaxed.sockets += sum(board[q] is None for q in list(SIDES[p]) + ([ABOVE[p]] if ABOVE[p] is not None else []))
-    return relaxed.finish([RELAX_BRANCHES]) if finish is None else finish(relaxed)
+    return relaxed.finish([RELAX_BRANCHES])
 
 
 class _Relaxed:

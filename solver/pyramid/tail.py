@@ -24,7 +24,9 @@ from typing import Optional
 
 from solver.pyramid.deal import Deal, deal_from_seed
 from solver.pyramid.search import DEFAULT_TABLE_MB, SolveResult, solve
-from solver.pyramid.tiles import N_KINDS
+from solver.pyramid.reference_search import empty_near
+from solver.pyramid.rules import PyramidState, kinds_fit
+from solver.pyramid.tiles import KIND_DRAGON, N_KINDS, TILES
 
 TAIL_FROM = 1_000_000
 """The analysis hands an unknown deal to the tail search only when the main
@@ -63,26 +65,82 @@ def after_unknown_seed(seed: int, *, variant: str, node_limit: Optional[int], ti
                          time_limit=time_limit, table_mb=table_mb)
 
 
-def finish_complete(relaxed, failed=None) -> bool:
-    """The pure-Python twin of the tail's relaxation: the relaxed play of
-    :func:`solver.pyramid.reference_search.can_finish_relaxed` (pass it as its
-    ``finish``) decided with no budget, every reserve kind tried on a socket (no
-    dragon first), failures remembered by (accept, reserve, stock) with the most
-    sockets that failed.  Exponential in the worst case: for tests."""
-    failed = {} if failed is None else failed
-    relaxed.place_free()
-    if len(relaxed.accept) == N_KINDS or not relaxed.reserve:
+
+TAIL_POOL = 4
+"""An exposed kind whose tiles have at most this many empty neighbours in all is
+scarce in the tail's relaxation (``TAIL_POOL`` in ``cext/pyramid_tail.pxi``)."""
+
+
+def can_finish_pooled(state: PyramidState, most: int = TAIL_POOL) -> bool:
+    """The pure-Python twin of the tail's relaxation, from the reference state.
+
+    A reserve tile goes down for free when it fits an exposed kind with more
+    than ``most`` empty neighbours around its tiles, or a kind placed in the
+    relaxed play; against a *scarce* exposed kind (1..``most`` empty neighbours)
+    it uses one of them; against a dragon, one of the dragons' empty neighbours
+    (5 more per dragon placed since).  Decided with no budget, every kind tried
+    on every pool and on a socket (no dragon first), failures remembered by the
+    whole state with the most sockets that failed.  Exponential in the worst
+    case: for tests.
+    """
+    variant = state.game.variant
+    room = [0] * N_KINDS
+    for p, face in enumerate(state.board):
+        if face is not None:
+            room[TILES[face].kind] += empty_near(state, p)
+    sockets = room[KIND_DRAGON]
+    scarce = {k: room[k] for k in range(KIND_DRAGON) if 0 < room[k] <= most}
+    accept = {k for k in range(N_KINDS)
+              if any(room[u] > most and kinds_fit(k, u, variant=variant) for u in range(KIND_DRAGON))}
+    reserve = [TILES[f].kind for f in state.reserve if f is not None]
+    stock = [TILES[f].kind for f in state.game.deal.faces[state.stock_next:]]
+    return _pooled_finish(variant, accept, scarce, sockets, reserve, stock, {})
+
+
+def _pooled_finish(variant, accept, scarce, sockets, reserve, stock, failed) -> bool:
+    accept, scarce, reserve, stock = set(accept), dict(scarce), list(reserve), list(stock)
+
+    def place(kind):
+        nonlocal sockets
+        reserve.remove(kind)
+        if kind == KIND_DRAGON:
+            sockets += 5
+        else:
+            accept.update(k for k in range(N_KINDS) if kinds_fit(k, kind, variant=variant))
+            scarce.pop(kind, None)
+        if stock:
+            reserve.append(stock.pop(0))
+
+    while len(accept) < N_KINDS:
+        ready = sorted(k for k in set(reserve) if k in accept)
+        if not ready:
+            break
+        place(ready[0])
+    if len(accept) == N_KINDS or not reserve:
         return True
-    if relaxed.sockets == 0:
+    key = (frozenset(accept), tuple(sorted(scarce.items())), tuple(sorted(reserve)), len(stock))
+    if failed.get(key, -1) >= sockets:
         return False
-    key = (frozenset(relaxed.accept), tuple(sorted(relaxed.reserve)), len(relaxed.stock))
-    if failed.get(key, -1) >= relaxed.sockets:
-        return False
-    for kind in sorted(set(relaxed.reserve)):
-        child = relaxed.copy()
-        child.sockets -= 1
-        child.place(kind)
-        if finish_complete(child, failed):
-            return True
-    failed[key] = max(failed.get(key, -1), relaxed.sockets)
+    for kind in sorted(set(reserve)):
+        charges = [j for j in sorted(scarce) if scarce[j] > 0 and kinds_fit(kind, j, variant=variant)]
+        for charge in charges + (["socket"] if sockets > 0 else []):
+            pools = dict(scarce)
+            if charge == "socket":
+                left = sockets - 1
+            else:
+                pools[charge] -= 1
+                left = sockets
+            child_reserve = list(reserve)
+            child_reserve.remove(kind)
+            child_accept, child_stock = set(accept), list(stock)
+            if kind == KIND_DRAGON:
+                left += 5
+            else:
+                child_accept.update(k for k in range(N_KINDS) if kinds_fit(k, kind, variant=variant))
+                pools.pop(kind, None)
+            if child_stock:
+                child_reserve.append(child_stock.pop(0))
+            if _pooled_finish(variant, child_accept, pools, left, child_reserve, child_stock, failed):
+                return True
+    failed[key] = max(failed.get(key, -1), sockets)
     return False
