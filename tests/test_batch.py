@@ -239,10 +239,10 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, row_count):
 
 
 def test_kill_9_then_rerun_stores_every_seed_exactly_once(tmp_path, row_count):
-    # blind:greedy costs a few ms a seed: the run outlasts the first commit (2 s) even on an
-    # idle machine, so the kill lands mid-run.
-    db, n = str(tmp_path / "r.sqlite"), 3000
-    greedy = ("--analysis", "blind:greedy")
+    # blind:lookahead costs a few ms a seed (greedy, compiled, now well under one): the run
+    # outlasts the first commit (2 s) even on an idle machine, so the kill lands mid-run.
+    db, n = str(tmp_path / "r.sqlite"), 4000
+    greedy = ("--analysis", "blind:lookahead")
     proc = start_batch(tmp_path, db, f"1-{n}", "--workers", "2", *greedy, session=True)
     assert wait_for_rows(proc, db, row_count), proc.stderr.read().decode()
     os.killpg(proc.pid, signal.SIGKILL)            # the runner and its workers, mid-run
