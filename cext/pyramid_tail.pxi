@@ -25,7 +25,7 @@ from libc.stdint cimport int16_t
 
 cdef enum:
     TAIL_POOL = 4                # an exposed kind with at most this much room is scarce
-    TAIL_MEMO_SIZE = 1 << 16     # entries (about 5 MB)
+    TAIL_MEMO_SIZE = 1 << 19     # entries (about 40 MB, allocated when a tail search first runs)
     TAIL_TRIES = 1000000         # choices per node before the relaxation gives up (no cut)
 
 
@@ -67,6 +67,7 @@ cdef inline void _pooled_place(State *s, Pooled *r, int k) noexcept nogil:
     else:
         r.accept |= g_fit[s.variant][k]
         r.scarce &= ~((<uint32_t>1) << k)
+        r.pool[k] = 0            # free from now on: one key for one state
     if r.stock < NPOS:
         r.reserve[s.deal[r.stock]] += 1
         r.mask |= (<uint32_t>1) << s.deal[r.stock]
