@@ -2,16 +2,16 @@
 
 The main search cuts a node when its relaxation (docs/pyramid.md, cut 1) shows
 that no relaxed play places every tile, but it gives each node at most 32 tries
-of a dragon's socket and, past that, does not cut.  On the deals it leaves
-undecided that budget is what runs out, and the search then enumerates the
-board's every arrangement (Continuous 394284: 20M nodes, no line past 11 tiles).
-The tail search is the same kernel with the relaxation decided completely: a
-memo of relaxed states that cannot finish (valid for every node of the deal), a
-dragon tried first when nothing is free, and a budget of a million tries per
-node (``cext/pyramid_tail.pxi``).  A ``won`` line is replayed by the checker as
-every line of the kernel is; a ``lost`` is the same exhaustive search with a
-relaxation that cuts only where the main one would, had it had the budget
-(soundness: docs/pyramid.md, "The tail search").
+of a dragon's socket and, past that, does not cut; and it lets a kind exposed
+on one tile accept tiles for ever.  On the deals it leaves undecided the search
+then enumerates the board's every arrangement (Continuous 394284: 20M nodes, no
+line past 11 tiles).  The tail search is the same kernel with a tighter
+relaxation decided completely (``cext/pyramid_tail.pxi``): exposed kinds with
+little room give one placement per empty neighbour (pools), a memo of relaxed
+states that cannot finish (valid for every node of the deal), a dragon first
+when only sockets are left, a million choices per node.  A ``won`` line is
+replayed by the checker as every line of the kernel is; soundness of a
+``lost``: docs/pyramid.md, "The tail search".
 
 >>> from solver.pyramid.deal import deal_from_seed
 >>> r = settle(deal_from_seed(394284), variant="continuous", node_limit=1_000_000, time_limit=60)
