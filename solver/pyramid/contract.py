@@ -57,7 +57,7 @@ FIELDS = ("placed", "deepest", "longest_exact", "slots", "table_entries", "table
 """The game's own keys of every answer, whatever the verdict."""
 
 HARD_SEED = 7260
-"""A Continuous deal that is lost, but only after millions of nodes."""
+"""A Continuous deal that is lost, proven only after about 120,000 nodes (a fraction of a second)."""
 
 
 def make_game(*, variant: Optional[str] = None, players: int = 1) -> Pyramid:
