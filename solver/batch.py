@@ -32,7 +32,8 @@ def make_spec(*, game: str, analysis: str, variant: Optional[str] = None,
     The options are checked against the analysis's declared types; an analysis
     whose answer does not depend on the seed is refused (it would store the same
     row for every seed).  Limits are checked (finite, positive) and apply to
-    every game's searches alike.
+    every game's searches alike; a limit not given is the analysis's
+    ``batch_limits`` where it declares one (else the analysis's default, later).
     """
     from solver.game import Limits
     from solver.games import get_analysis, make_game, variant_name
@@ -43,7 +44,7 @@ def make_spec(*, game: str, analysis: str, variant: Optional[str] = None,
                          f"ask it once (e.g. `solve {game} {analysis}`), not over a seed range")
     values = check_values(dict(options or {}), spec.options)
     make_game(game, variant=variant, players=values.get("players"))       # checks variant and seats
-    limits = Limits(node_limit, time_limit, table_mb)
+    limits = Limits(node_limit, time_limit, table_mb).or_defaults(**spec.batch_limits.to_dict())
     suffix = key_suffix(values, spec.options)
     given = {k: tuple(v) if isinstance(v, list) else v for k, v in (options or {}).items()}
     return Spec(game, analysis, variant_name(game, variant), f"{analysis} {suffix}" if suffix else analysis,
