@@ -84,13 +84,12 @@ def test_a_rejected_line_is_a_solver_bug(monkeypatch):
 
 
 def test_a_batch_first_pass_is_one_million_nodes_then_the_tail_search(tmp_path):
-    """A batch not given a node limit asks 1M nodes (the tail search takes over
-    from there); limits given win; a single deal keeps the 20M default."""
+    """A batch not given a node limit asks the nodes from which the tail search
+    takes over (1M); limits given win; a single deal keeps the 20M default."""
     from solver.batch import make_spec, run_batch
     from solver.pyramid.tail import TAIL_FROM
     from solver.seeds import parse_ranges
     from solver.store import ResultStore
-    assert TAIL_FROM == 1_000_000
     assert dict(make_spec(game="pyramid", analysis="thoughtful").limits) == {"node_limit": TAIL_FROM}
     assert dict(make_spec(game="pyramid", analysis="thoughtful", node_limit=10 ** 9, time_limit=30).limits) \
         == {"node_limit": 10 ** 9, "time_limit": 30.0}
