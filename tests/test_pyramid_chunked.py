@@ -85,7 +85,8 @@ def test_a_rejected_line_is_a_solver_bug(monkeypatch):
 
 def test_a_batch_first_pass_is_one_million_nodes_then_the_tail_search(tmp_path):
     """A batch not given a node limit asks the nodes from which the tail search
-    takes over (1M); limits given win; a single deal keeps the 20M default."""
+    takes over (1M); limits given win; a retry of the unknown seeds and a single
+    deal keep the 20M default."""
     from solver.batch import make_spec, run_batch
     from solver.pyramid.tail import TAIL_FROM
     from solver.seeds import parse_ranges
@@ -94,6 +95,7 @@ def test_a_batch_first_pass_is_one_million_nodes_then_the_tail_search(tmp_path):
     assert dict(make_spec(game="pyramid", analysis="thoughtful", node_limit=10 ** 9, time_limit=30).limits) \
         == {"node_limit": 10 ** 9, "time_limit": 30.0}
     assert make_spec(game="pyramid", analysis="blind:greedy").limits == ()
+    assert make_spec(game="pyramid", analysis="thoughtful", first_pass=False).limits == ()   # a retry: 20M
     assert THOUGHTFUL_LIMITS.node_limit == 20_000_000
     db = str(tmp_path / "b.sqlite")
     run_batch(db=db, game="pyramid", analysis="thoughtful", ranges=parse_ranges("78159"), workers=1, progress=False)
