@@ -4,6 +4,7 @@
     PYRAMID_SWEEP=10000 python -m pytest bench/bench_pyramid.py -s -k sweep
     PYRAMID_DEALS=100000 python -m pytest bench/bench_pyramid.py -s -k deals_per_second
     PYRAMID_DEALS=100000 python -m pytest bench/bench_pyramid.py -s -k end_to_end   # with SQLite
+    PYRAMID_DEALS=10000 python -m pytest bench/bench_pyramid.py -s -k longest_line
 
 Ratios matter more than absolute times on a shared machine; each pair below
 runs the same work both ways.
@@ -126,9 +127,10 @@ def test_deals_per_second(benchmark, variant):
     reference (reference search and reference checker) on seeds 1-10, and the
     two checkers alone on the same won lines.  On a shared machine the rates per
     CPU second (``process_time``) are the steadier figures."""
-    from solver.chunk import Spec, run_chunk
+    from solver.batch import make_spec
+    from solver.chunk import run_chunk
     from solver.pyramid.check import check_solution, name_and_check
-    spec = Spec("pyramid", "thoughtful", variant, "thoughtful")
+    spec = make_spec(game="pyramid", analysis="thoughtful", variant=variant)    # the batch's limits
     summary = {}
 
     def run():
@@ -202,6 +204,36 @@ def test_batch_end_to_end(benchmark, variant, tmp_path):
                        per_seed_path_per_cpu_second=round(per_seed), reference_per_cpu_second=round(reference, 2),
                        ratio_to_reference=round(decided / cpu / reference), ratio_to_per_seed=round(decided / cpu / per_seed, 1),
                        load_average=round(os.getloadavg()[0], 1))
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info.update(summary)
+    print(f"\n{variant}: {summary}")
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANT_CODES))
+def test_longest_line(benchmark, variant):
+    """The longest-line search of the lost deals among seeds 1..PYRAMID_DEALS, with
+    its relaxation bound and without (same deals, same run): nodes, how many finish
+    within the 4,000-node budget, and CPU seconds (the proof search, the same in
+    both, included)."""
+    code = VARIANT_CODES[variant]
+    lost = [seed for seed, answer in zip(range(1, DEALS + 1), fast.solve_seeds(
+        range(1, DEALS + 1), variant=code, node_limit=1_000_000, longest_budget=0, blind_players=False))
+        if answer[0] == "lost"]
+    summary = {"lost": len(lost)}
+
+    def run():
+        for bound in (False, True):
+            nodes = exact = 0
+            cpu = time.process_time()
+            for seed in lost:
+                r = fast.solve_kinds(fast.deal_kinds_of_seed(seed), variant=code, node_limit=1_000_000,
+                                     longest_bound=bound)
+                nodes += r["longest_nodes"]
+                exact += r["longest_exact"]
+            name = "bound" if bound else "plain"
+            summary.update({f"{name}_nodes": nodes, f"{name}_exact": exact,
+                            f"{name}_cpu_seconds": round(time.process_time() - cpu, 2)})
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info.update(summary)

@@ -517,6 +517,7 @@ cdef struct Relaxed:
     uint32_t mask            # kinds in the reserve
     int stock
     int placed
+    int target               # tiles to reach in all: NPOS to finish the deal
 
 
 cdef inline void _relaxed_place(State *s, Relaxed *r, int k) noexcept nogil:
@@ -535,7 +536,8 @@ cdef inline void _relaxed_place(State *s, Relaxed *r, int k) noexcept nogil:
 
 
 cdef bint _relaxed_finish(State *s, Relaxed *r, int *budget) noexcept nogil:
-    """Can the relaxed play place every tile from ``r``?  (True when unsure.)
+    """Can the relaxed play place every tile from ``r`` (``r.target`` tiles in
+    all: see :func:`can_reach_relaxed`)?  (True when unsure.)
 
     Free placements (a kind in ``accept``) are made first: they cost nothing
     and only add options, so any finishing order can make them first.  When
@@ -552,7 +554,7 @@ cdef bint _relaxed_finish(State *s, Relaxed *r, int *budget) noexcept nogil:
         if ready == 0:
             break
         _relaxed_place(s, r, _ctz32(ready))
-    if r.mask == 0 or (r.accept | r.mask) == r.accept:
+    if r.mask == 0 or (r.accept | r.mask) == r.accept or r.placed >= r.target:
         return True
     if r.sockets == 0:
         return False
@@ -598,6 +600,7 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
     r.mask = s.reserve_mask
     r.stock = NSLOTS + s.placed
     r.placed = s.placed
+    r.target = NPOS
     while r.accept != full:      # the free placements first: the dragons' sockets only if they stall
         ready = r.mask & r.accept
         if ready == 0:
@@ -606,6 +609,29 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
     if r.accept == full or r.mask == 0:
         return True
     r.sockets += s.dragon_room
+    return _relaxed_finish(s, &r, &budget)
+
+
+cdef bint can_reach_relaxed(State *s, int target) noexcept nogil:
+    """False only if no line from here places ``target`` tiles in all (from a
+    board with a tile on it: the first tile needs no neighbour).
+
+    The relaxation of :func:`can_finish_relaxed` (without the tail's), asked
+    for ``target`` tiles instead of 144: every real line is a relaxed line, and
+    relaxed placements only add options, so if the relaxed play (free
+    placements first, then each kind on a dragon's socket, at most 32 tries:
+    then True) never has ``target`` tiles placed, no real line does.  The
+    longest-line search uses it as its bound.
+    """
+    cdef Relaxed r
+    cdef int budget = RELAX_BRANCHES
+    r.accept = s.exposed_accept
+    r.sockets = s.dragon_room
+    memcpy(r.reserve, s.reserve, sizeof(r.reserve))
+    r.mask = s.reserve_mask
+    r.stock = NSLOTS + s.placed
+    r.placed = s.placed
+    r.target = target
     return _relaxed_finish(s, &r, &budget)
 
 
@@ -851,6 +877,7 @@ cdef struct Search:
     uint64_t node_limit      # 0: none (this round's budget)
     uint64_t salt            # tie-break of this round's move ordering
     bint cuts                # the two sound relaxation cuts (off only to test them)
+    bint bound               # the longest-line search: cut where no line can beat ``deepest``
     double deadline          # seconds on the monotonic clock; 0: none
     int limit_hit
     uint16_t path[NPOS]      # the winning line, filled on the way back up
@@ -959,6 +986,9 @@ cdef int search(Search *x, int ply) noexcept nogil:
         x.relaxed_cuts += 1
         table_store_dead(&x.table, s)
         return DEAD
+    if x.bound and s.placed > 0 and not can_reach_relaxed(s, x.deepest + 1):   # "dead": nothing deeper here
+        table_store_dead(&x.table, s)
+        return DEAD
     moves = x.move_stack + ply * MAX_MOVES
     scores = x.score_stack + ply * MAX_MOVES
     n = generate_counted(s, moves, places)
@@ -1026,17 +1056,21 @@ cdef int _play_prefix(Search *x, prefix) except -1:
     return n
 
 
-cdef bint _longest_line(Search *x, uint64_t budget, int start) noexcept nogil:
+cdef bint _longest_line(Search *x, uint64_t budget, int start, bint bound) noexcept nogil:
     """Search a lost deal again without cuts for its longest line (see solve_kinds);
-    True if the search finished within ``budget`` nodes."""
+    True if the search finished within ``budget`` nodes.  ``bound``: a node
+    from which the relaxation places no more than ``deepest`` tiles is not
+    searched (:func:`can_reach_relaxed`; it may hold no longer line)."""
     cdef int r
     table_reset(&x.table)      # the state is back at the root: the proof undid every move
     x.cuts = False
+    x.bound = bound
     x.salt = 0
     x.deadline = 0.0
     x.limit_hit = LIMIT_NONE
     x.node_limit = x.nodes + budget
     r = search(x, start)
+    x.bound = False
     return r == DEAD
 
 
@@ -1097,7 +1131,7 @@ cdef struct Decision:
 
 
 cdef void _decide(Search *x, int start, uint64_t node_limit, double time_limit, uint64_t first_round,
-                  bint cuts, uint64_t longest_budget, Decision *d) noexcept nogil:
+                  bint cuts, uint64_t longest_budget, bint longest_bound, Decision *d) noexcept nogil:
     """The search (with restarts) from the state the caller set up, then for a
     lost deal the longest-line search (see solve_kinds)."""
     cdef double t0
@@ -1111,7 +1145,7 @@ cdef void _decide(Search *x, int start, uint64_t node_limit, double time_limit, 
     d.longest_seconds = 0.0
     if d.verdict == DEAD and longest_budget > 0:
         t0 = _now()
-        d.exact = _longest_line(x, longest_budget, start)
+        d.exact = _longest_line(x, longest_budget, start, longest_bound)
         d.longest_seconds = _now() - t0
 
 
@@ -1121,6 +1155,7 @@ cdef void _begin(Search *x, int8_t *deal, int variant) noexcept nogil:
     x.deepest = 0
     x.deep_same = 0
     x.salt = 0
+    x.bound = False
     x.limit_hit = LIMIT_NONE
     state_init(&x.state, deal, variant)
 
@@ -1132,7 +1167,7 @@ LIMITS = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}
 def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                 double time_limit=0.0, uint64_t table_bytes=64 << 20,
                 uint64_t first_round=5000, bint cuts=True, uint64_t longest_budget=4000, prefix=(),
-                bint tail=False):
+                bint tail=False, bint longest_bound=True):
     """Decide a deal given as 144 kinds.
 
     Returns a dict: ``verdict`` ('won', 'lost' or 'unknown'), ``moves`` (the
@@ -1150,7 +1185,11 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
     ``lost`` verdict a second DFS without cuts looks for the line that places
     most tiles, within ``longest_budget`` nodes (0: none), its table emptied
     first (the proof's dead boards say nothing about depth).  Transpositions
-    are still cut: a board met again leads to the same depths.  ``deepest``
+    are still cut: a board met again leads to the same depths.  With
+    ``longest_bound`` (the default) a board is also cut where the relaxation
+    shows that no line from it places more tiles than the deepest found so far
+    (:func:`can_reach_relaxed`: sound, so a finished search still has the
+    longest line; it finishes far more often within the budget).  ``deepest``
     and ``deepest_line`` are the longest of both searches; ``longest_exact``
     is True when this search finished, so no line places more tiles;
     ``longest_nodes`` counts its nodes (not in ``nodes``).
@@ -1180,7 +1219,7 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
             x.state.tail = memo
         start = _play_prefix(x, prefix)
         with nogil:
-            _decide(x, start, node_limit, time_limit, first_round, cuts, longest_budget, &d)
+            _decide(x, start, node_limit, time_limit, first_round, cuts, longest_budget, longest_bound, &d)
         r = d.verdict
         moves = [(x.path[i] & 31, x.path[i] >> 5) for i in range(start, NPOS)] if r == WON else []
         return {
@@ -1231,7 +1270,8 @@ cdef bytes _line_bytes(uint16_t *line, int start, int end):
 
 
 def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limit=0.0,
-                uint64_t table_bytes=64 << 20, uint64_t longest_budget=4000, bint blind_players=True):
+                uint64_t table_bytes=64 << 20, uint64_t longest_budget=4000, bint blind_players=True,
+                bint longest_bound=True):
     """Deal each seed of ``seeds`` here and decide it as :func:`solve_kinds`
     does, one call for a whole chunk of a batch.
 
@@ -1259,7 +1299,7 @@ def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limi
             with nogil:
                 _deal_seed(seed, deal)
                 _begin(x, deal, variant)
-                _decide(x, 0, node_limit, time_limit, 5000, True, longest_budget, &d)
+                _decide(x, 0, node_limit, time_limit, 5000, True, longest_budget, longest_bound, &d)
             blind = None
             blind_seconds = 0.0
             if blind_players and not d.exact:
@@ -1426,6 +1466,10 @@ cdef class Engine:
         finally:
             self.s.tail = NULL
             _tail_memo_give_back(memo)
+
+    def can_reach_relaxed(self, int target):
+        """The longest-line search's bound: False if no line from here places ``target`` tiles in all."""
+        return self.s.placed == 0 or can_reach_relaxed(&self.s, target)
 
     def holes_matchable(self):
         return self.s.placed == 0 or holes_matchable(&self.s)

@@ -40,7 +40,7 @@ def batch_options(fn):
                      help="Worker processes (default: all cores)."),
         click.option("--db", default=DEFAULT_DB, show_default=True, help="The results database."),
         click.option("--node-limit", type=click.IntRange(min=1), default=None,
-                     help="Per-deal node limit (default: the game's)."),
+                     help="Per-deal node limit (default: the analysis's for a batch, else the game's)."),
         click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
                      help="Per-deal time limit in seconds (default: the game's)."),
         click.option("--table-mb", type=click.FloatRange(min=0, min_open=True), default=None,

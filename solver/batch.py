@@ -26,13 +26,16 @@ from solver.store import ResultStore, Row
 # -- the question ---------------------------------------------------------------
 def make_spec(*, game: str, analysis: str, variant: Optional[str] = None,
               node_limit: Optional[int] = None, time_limit: Optional[float] = None,
-              table_mb: Optional[float] = None, options: Optional[Dict[str, object]] = None) -> Spec:
+              table_mb: Optional[float] = None, options: Optional[Dict[str, object]] = None,
+              first_pass: bool = True) -> Spec:
     """Check a batch's parameters in the main process, before any work starts.
 
     The options are checked against the analysis's declared types; an analysis
     whose answer does not depend on the seed is refused (it would store the same
     row for every seed).  Limits are checked (finite, positive) and apply to
-    every game's searches alike.
+    every game's searches alike.  On a ``first_pass`` (not a retry of the
+    unknown seeds) a limit not given is the analysis's ``batch_limits`` where it
+    declares one; otherwise the analysis's default (filled in later).
     """
     from solver.game import Limits
     from solver.games import get_analysis, make_game, variant_name
@@ -44,6 +47,8 @@ def make_spec(*, game: str, analysis: str, variant: Optional[str] = None,
     values = check_values(dict(options or {}), spec.options)
     make_game(game, variant=variant, players=values.get("players"))       # checks variant and seats
     limits = Limits(node_limit, time_limit, table_mb)
+    if first_pass:
+        limits = limits.or_defaults(**spec.batch_limits.to_dict())
     suffix = key_suffix(values, spec.options)
     given = {k: tuple(v) if isinstance(v, list) else v for k, v in (options or {}).items()}
     return Spec(game, analysis, variant_name(game, variant), f"{analysis} {suffix}" if suffix else analysis,
@@ -193,7 +198,7 @@ def run_batch(*, db: str, game: str, analysis: str, ranges: Sequence[Range],
     ``retry_unknown`` runs the seeds stored as ``unknown`` again (with new limits).
     """
     spec = make_spec(game=game, analysis=analysis, variant=variant, node_limit=node_limit,
-                     time_limit=time_limit, table_mb=table_mb, options=options)
+                     time_limit=time_limit, table_mb=table_mb, options=options, first_pass=not retry_unknown)
     workers = workers or os.cpu_count() or 1
     if workers < 1:
         raise InputError("--workers must be at least 1")

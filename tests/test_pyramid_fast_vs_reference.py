@@ -6,7 +6,7 @@ import pytest
 from solver.cext import pyramid as fast
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.geometry import ABOVE, BELOW, POSITIONS, SIDES
-from solver.pyramid.reference_search import (can_finish_relaxed, exposed_kinds, holes_matchable,
+from solver.pyramid.reference_search import (can_finish_relaxed, can_reach_relaxed, exposed_kinds, holes_matchable,
                                              solve_reference)
 from solver.pyramid.rules import Move, PyramidGame, kinds_fit
 from solver.pyramid.search import VARIANT_CODES, deal_kinds
@@ -160,3 +160,27 @@ def test_symmetric_deals_have_symmetric_verdicts():
         for kind, pos in raw["moves"]:
             engine.make(kind, m[pos])
         assert engine.is_won()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_longest_line_bound_agrees_on_random_positions(variant):
+    """The longest-line search's bound (the relaxation asked for a number of
+    tiles) against its pure-Python twin, for targets around the deal's depth."""
+    rnd = random.Random(13)
+    answers = set()
+    for seed in range(1, 41):
+        deal = deal_from_seed(seed)
+        state = PyramidGame(deal, variant).new_initial_state()
+        engine = fast.Engine(deal_kinds(deal), variant=VARIANT_CODES[variant])
+        while True:
+            moves = _kind_moves(state)
+            if state.placed:
+                for target in {state.placed + 1, state.placed + 2, state.placed + 5, state.placed + 20, 144}:
+                    fast_answer = engine.can_reach_relaxed(min(target, 144))
+                    assert fast_answer == can_reach_relaxed(state, min(target, 144)), (seed, state.placed, target)
+                    answers.add(fast_answer)
+                assert engine.can_reach_relaxed(144) == engine.can_finish_relaxed()
+            if not moves or state.placed > 30:
+                break
+            _play_both(state, engine, *rnd.choice(moves))
+    assert answers == {True, False}

@@ -73,3 +73,28 @@ def test_unknown_keeps_a_line_at_least_as_long_as_blind_play():
     assert row.verdict == "unknown" and row.fields["longest_exact"] is False
     blind = run_analysis("pyramid", "blind:greedy", 7260).fields["placed"]
     assert row.fields["placed"] >= blind
+
+
+@pytest.mark.parametrize("variant", ["continuous", "wild-dragons"])
+def test_the_bound_keeps_the_longest_line(variant):
+    """The longest-line search with its relaxation bound against the same search
+    without it: where both finish they find the same number of tiles, and the
+    bound finishes wherever the plain search does (and on more deals)."""
+    from solver.cext import pyramid as fast
+    from solver.pyramid.search import VARIANT_CODES
+    both = more = 0
+    for seed in range(1, 301):
+        kinds = fast.deal_kinds_of_seed(seed)
+        bounded = fast.solve_kinds(kinds, variant=VARIANT_CODES[variant], node_limit=200_000)
+        if bounded["verdict"] != "lost":
+            continue
+        plain = fast.solve_kinds(kinds, variant=VARIANT_CODES[variant], node_limit=200_000, longest_bound=False)
+        assert plain["nodes"] == bounded["nodes"]
+        if plain["longest_exact"]:
+            assert bounded["longest_exact"] and bounded["deepest"] == plain["deepest"], seed
+            assert bounded["longest_nodes"] <= plain["longest_nodes"]
+            both += 1
+        elif bounded["longest_exact"]:
+            assert bounded["deepest"] >= plain["deepest"], seed
+            more += 1
+    assert both > 20 and more > 0

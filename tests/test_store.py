@@ -46,3 +46,10 @@ def test_missing_garbage_and_foreign_files(tmp_path):
     db.close()
     with pytest.raises(InputError, match="not a results database"):
         ResultStore(str(foreign), create=True)
+
+
+def test_a_writer_checkpoints_the_log_every_64_mib(tmp_path):
+    from solver.store import WAL_CHECKPOINT_PAGES, ResultStore
+    with ResultStore(str(tmp_path / "r.sqlite"), create=True) as store:
+        assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == WAL_CHECKPOINT_PAGES == 16384
+        assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

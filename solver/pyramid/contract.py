@@ -53,6 +53,13 @@ from solver.pyramid.tiles import TILES
 THOUGHTFUL_LIMITS = Limits(DEFAULT_NODE_LIMIT, DEFAULT_TIME_LIMIT, DEFAULT_TABLE_MB)
 """The exact search's default limits: 20M nodes, 60 s, a 64 MiB table."""
 
+BATCH_LIMITS = Limits(node_limit=TAIL_FROM)
+"""A batch's first pass: 1M nodes (then the tail search, under the same
+limits), 60 s and 64 MiB as above.  Deals the search has not decided in 1M
+nodes are the tail search's anyway; at 20M they cost the search up to 20 times
+that first (docs/pyramid.md, "Throughput").  ``--retry-unknown`` with the
+documented larger limits takes up what the first pass leaves."""
+
 FIELDS = ("placed", "deepest", "longest_exact", "slots", "table_entries", "table_bytes", "search_seconds")
 """The game's own keys of every answer, whatever the verdict."""
 
@@ -155,7 +162,7 @@ ENTRY = GameEntry(
     analyses=(
         Analysis("thoughtful", "exact", run_thoughtful,
                  "Exact search, the whole deal known: won (with the 144 moves), lost (proven) or unknown.",
-                 default_limits=THOUGHTFUL_LIMITS, rows=rows_thoughtful),
+                 default_limits=THOUGHTFUL_LIMITS, rows=rows_thoughtful, batch_limits=BATCH_LIMITS),
         Analysis("blind:greedy", "exact", run_blind_greedy,
                  "The greedy blind player (sees only the pyramid and reserves) plays the deal: won or lost."),
         Analysis("blind:lookahead", "exact", run_blind_lookahead,

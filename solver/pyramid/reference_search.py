@@ -71,20 +71,28 @@ def can_finish_relaxed(state: PyramidState) -> bool:
     placements go first; when they stall, each reserve kind is tried on a
     dragon's socket, at most 32 tries in all (then: no cut).
     """
+    return can_reach_relaxed(state, DEAL_SIZE)
+
+
+def can_reach_relaxed(state: PyramidState, target: int) -> bool:
+    """Could a line from ``state`` (a tile on the board) place ``target`` tiles in all?
+    (False: no line does.)  The relaxation of :func:`can_finish_relaxed`, asked
+    for ``target`` tiles instead of all of them: every real line is a relaxed
+    line.  The compiled longest-line search cuts a board where it shows that
+    no line beats the deepest found."""
     variant = state.game.variant
-    board = state.board
     partners = {k for k in exposed_kinds(state) if k != KIND_DRAGON}
     accept = {k for k in range(N_KINDS) if fits_any(k, partners, variant)}
     reserve = sorted(_kind(f) for f in state.reserve if f is not None)
     stock = [_kind(f) for f in state.game.deal.faces[state.stock_next:]]
-    relaxed = _Relaxed(variant, accept, 0, reserve, stock)
-    relaxed.place_free()
-    if relaxed.accept == ALL_KINDS or not relaxed.reserve:
-        return True
-    for p in range(DEAL_SIZE):
-        if board[p] is not None and _kind(board[p]) == KIND_DRAGON:
-            relaxed.sockets += sum(board[q] is None for q in list(SIDES[p]) + ([ABOVE[p]] if ABOVE[p] is not None else []))
-    return relaxed.finish([RELAX_BRANCHES])
+    return _Relaxed(variant, accept, dragon_sockets(state), reserve, stock).finish([RELAX_BRANCHES], target)
+
+
+def dragon_sockets(state: PyramidState) -> int:
+    """The empty side and top neighbours of the dragons on the board."""
+    board = state.board
+    return sum(board[q] is None for p in range(DEAL_SIZE) if board[p] is not None and _kind(board[p]) == KIND_DRAGON
+               for q in list(SIDES[p]) + ([ABOVE[p]] if ABOVE[p] is not None else []))
 
 
 class _Relaxed:
@@ -113,9 +121,10 @@ class _Relaxed:
                 return
             self.place(ready[0])
 
-    def finish(self, budget: List[int]) -> bool:
+    def finish(self, budget: List[int], target: int = DEAL_SIZE) -> bool:
+        """Can the relaxed play place ``target`` tiles in all (every tile by default)?"""
         self.place_free()
-        if self.accept == ALL_KINDS or not self.reserve:
+        if self.accept == ALL_KINDS or not self.reserve or DEAL_SIZE - len(self.reserve) - len(self.stock) >= target:
             return True
         if self.sockets == 0:
             return False
@@ -126,7 +135,7 @@ class _Relaxed:
             child = self.copy()
             child.sockets -= 1
             child.place(kind)
-            if child.finish(budget):
+            if child.finish(budget, target):
                 return True
         return False
 
