@@ -447,9 +447,10 @@ def profile_deficiency(prof: tuple, *, straights: int, hand_jokers: int) -> int:
 HEAVY = {5: "2 trios + 1 straight", 6: "1 trio + 2 straights"}
 """Rounds whose rank DP is only known to finish at 2 decks with at most 2 jokers a deck."""
 
-LONG = (6,)
-"""Rounds whose exact count takes hours even at the default pack (the rank DP with two
-straights and a trio: docs/continental.md); ``auto`` gives them Monte Carlo."""
+COUNTED_TO = {6: 1}
+"""Rounds whose whole distribution takes hours (the rank DP with two straights and a trio:
+docs/continental.md): by default only the hands of deficiency at most this are counted,
+exactly, and the rest are lumped (``odds --max-deficiency`` chooses another bound)."""
 
 
 def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> Optional[str]:
@@ -469,8 +470,8 @@ def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True
 
 
 def exact_by_default(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> bool:
-    """Whether ``odds --method auto`` counts this round exactly (supported and not :data:`LONG`)."""
-    return unsupported(round_number, pack, joker_limit) is None and round_number not in LONG
+    """Whether ``odds --method auto`` counts this round exactly (the pack is supported)."""
+    return unsupported(round_number, pack, joker_limit) is None
 
 
 class Plan(NamedTuple):
