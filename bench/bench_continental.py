@@ -76,3 +76,12 @@ def test_exact_default_pack(benchmark, rnd):
     from solver.continental.exact import distribution
     benchmark.extra_info["round"] = rnd
     benchmark.pedantic(distribution, args=(rnd,), rounds=1, iterations=1)
+
+
+@pytest.mark.parametrize("threshold", [0, 1])
+def test_exact_round6_to_a_threshold(benchmark, threshold):
+    """Round 6 at the default pack, only the hands of deficiency <= threshold (its whole
+    count takes hours): 0 gives P(meets), 1 is what `odds --round 6` runs."""
+    from solver.continental.exact import distribution
+    benchmark.extra_info["threshold"] = threshold
+    benchmark.pedantic(distribution, args=(6,), kwargs=dict(threshold=threshold), rounds=1, iterations=1)

@@ -133,6 +133,7 @@ cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
 cdef struct Run:
     # the problem
     int S, T, D, J, MJ4, MJ3, jH, N, size, rotation, profile, prune, symmetric, capbind
+    int floor         # matched at or below it is not counted (threshold); -1 none
     int cells[NR]
     int ssuits
     int ntails
@@ -653,6 +654,8 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
                 R.ntouched = n
                 n = prune(R, cards + h, r)
                 R.ntouched = 0
+                if n == 0:
+                    continue              # no key can end within the threshold
             tag = (L.tag[st] & ~0xFF) | (cards + h)
             if h:
                 tag |= 1 << 16
@@ -712,7 +715,8 @@ cdef int prune(Run *R, int cards, int r) except -1:
     value; it is hopeless when its value plus all it could still gain cannot
     beat a key that is already a complete-able contract (no straight in
     progress, no head due, and every straight and trio still to come can still
-    be started at a later rank).  The order is kept.
+    be started at a later rank), or cannot end above ``R.floor`` (the
+    threshold).  The order is kept.
     """
     cdef int32_t n = R.ntouched, i, kid, m = 0
     cdef ce_rec *rec
@@ -760,7 +764,8 @@ cdef int prune(Run *R, int cards, int r) except -1:
         if R.rem[kid] < upper:
             upper = R.rem[kid]
         upper += v
-        if upper > lower or (v == lower and R.whole[kid] and complete_able(R, kid, r)):
+        if upper > (lower if lower > R.floor else R.floor) or (
+                v == lower and v > R.floor and R.whole[kid] and complete_able(R, kid, r)):
             R.buf[m] = R.buf[i]
             m += 1
     free(keep)
@@ -852,6 +857,8 @@ cdef Layer *step_end(Run *R, Layer *L, int r) except NULL:
                 R.ntouched = n
                 n = prune(R, cards, r)
                 R.ntouched = 0
+                if n == 0:
+                    continue
             tag = cards | (extra << 8)
             if R.symmetric and not R.profile:
                 if n > canoncap:
@@ -910,6 +917,7 @@ def rank_dp(problem, progress=None):
     R.N = p.naturals; R.size = p.size; R.rotation = p.rotation; R.profile = bool(p.profile)
     R.prune = bool(p.prune); R.symmetric = bool(p.symmetric); R.capbind = bool(p.cap_binds)
     R.ssuits = p.straight_suits
+    R.floor = R.size - p.threshold - 1 if p.threshold >= 0 else -1
     if R.S > 3 or R.T > 3 or R.J > 127 or R.D > 15 or R.N > 13 or R.size > 12 + 13:
         raise ValueError("problem out of the kernel's range")
     for r in range(NR):

@@ -116,6 +116,9 @@ def hand(cards, seed, round_number, node_limit, time_limit, table_mb, decks, jok
               show_default=True, help="auto: exact where the pack is supported, else Monte Carlo.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Threads for Monte Carlo.")
+@click.option("--max-deficiency", type=click.IntRange(min=0), default=None,
+              help="Exact: count only hands of deficiency <= D, the rest lumped "
+                   "(default: all; round 6: 1, its whole count takes hours).")
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr for the exact count (default: when stderr is a terminal).")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
@@ -124,15 +127,15 @@ def hand(cards, seed, round_number, node_limit, time_limit, table_mb, decks, jok
               help="Also draw the rounds of these `odds --json` outputs (repeatable).")
 @pack_options
 @JSON
-def odds(round_number, deals, seed, method, workers, progress, plot_file, others, decks,
-         jokers_per_deck, joker_limit, as_json):
+def odds(round_number, deals, seed, method, workers, max_deficiency, progress, plot_file, others,
+         decks, jokers_per_deck, joker_limit, as_json):
     """P(a dealt hand meets round R's contract) and the deficiency distribution.
 
     Exact (every hand of the pack counted, P as a fraction) for every round at
     the default pack; rounds 5 and 6 only at 2 decks of at most 2 jokers
     (--method exact refuses other packs there; auto falls back to Monte Carlo).
-    Round 6's exact count takes hours: auto gives it Monte Carlo, --method
-    exact runs it (with --progress).
+    Round 6 counts exactly the hands of deficiency 0 and 1 and lumps the rest
+    (--max-deficiency D for more; the whole count takes hours).
     """
     pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
     bar = None
@@ -146,7 +149,8 @@ def odds(round_number, deals, seed, method, workers, progress, plot_file, others
 
     try:
         result = run_odds(round_number, deals=deals, seed=seed, pack=pack, joker_limit=joker_limit,
-                          method=method, workers=workers, progress=tick if bar is not None else None)
+                          method=method, workers=workers, max_deficiency=max_deficiency,
+                          progress=tick if bar is not None else None)
     finally:
         if bar is not None:
             bar.close()

@@ -285,9 +285,11 @@ def deficiency_by_round(results: List[dict], out: str) -> None:
     fig, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
     for r in sorted(results, key=lambda r: r["round"]):
         counts = {int(d): n for d, n in r["counts"].items()}
-        total = sum(counts.values())
+        total = r.get("deals") or sum(counts.values())
         ds = sorted(counts)
         tag = "exact" if r["method"] == "exact" else f"{r['deals']:,} deals"
+        if r.get("rest"):
+            tag += f", deficiency >= {r['rest']['deficiency_at_least']} not drawn"
         ax.plot(ds, [counts[d] / total for d in ds], marker="o",
                 label=f"round {r['round']}: {r['contract']} ({tag})")
     ax.set_yscale("log")

@@ -96,6 +96,56 @@ def test_the_cases_reach_every_method():
         assert (rnd, default.method, default.rotation) in methods
 
 
+# (round, pack, hand size, cells, joker limit, thresholds): hands large enough to meet the
+# contract or miss it by little, so that a threshold drops keys; every contract shape.
+THRESHOLD_CASES = [
+    (1, Pack(2, 1), 7, ranks(3, 4, 5, 6, suits=3), True, (0, 1)),
+    (2, Pack(2, 1), 8, EVERY_RANK_ONE_SUIT, False, (0, 1, 2)),        # rotation classes
+    (3, Pack(2, 1), 9, ranks(0, 1, 2, 3, 4, 5, 6, 12, suits=1), True, (0, 1, 2)),
+    (4, ONE_DECK, 9, ranks(5, 6, 7, 8, 9), True, (0, 1, 2)),
+    (6, ONE_DECK, 11, ranks(0, 1, 2, 3, 4, 12, suits=7), True, (0, 1, 2)),   # tails through the ace
+    (7, Pack(2, 1), 10, ranks(0, 1, 2, 3, 4, 10, 11, 12, suits=1), True, (2, 3)),
+    pytest.param(5, Pack(2, 1), 9, EVERY_RANK_ONE_SUIT, True, (1, 2, 3, 4), marks=pytest.mark.slow),
+    pytest.param(6, Pack(2, 1), 11, EVERY_RANK_ONE_SUIT, True, (0, 1, 2, 3, 4),
+                 marks=pytest.mark.slow),                                  # round 6, rotation, jokers
+    pytest.param(6, Pack(2, 1), 9, ranks(0, 1, 2, 3, 11, 12, suits=3), True, (2, 3, 4, 5),
+                 marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells, joker_limit, thresholds", THRESHOLD_CASES,
+                         ids=[f"r{c[0]}-n{c[2]}-{i}" for i, c in
+                              enumerate(getattr(c, "values", c) for c in THRESHOLD_CASES)])
+def test_threshold_counts_equal_brute_force(rnd, pack, n, cells, joker_limit, thresholds):
+    """Counting only deficiency <= D gives brute force's counts there, and nothing else."""
+    want = brute(rnd, pack, n, cells, joker_limit)
+    assert min(want) <= max(thresholds) < max(want)          # the cases cut the distribution
+    for t in thresholds:
+        got = exact.distribution(rnd, pack=pack, hand_size=n, cells=cells, joker_limit=joker_limit,
+                                 threshold=t)
+        assert got == {d: c for d, c in want.items() if d <= t}
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells, t", [
+    (6, ONE_DECK, 11, ranks(0, 1, 2, 3, 4, 12, suits=7), 0),
+    (2, Pack(2, 1), 6, EVERY_RANK_ONE_SUIT, 1),
+    pytest.param(6, Pack(2, 1), 11, EVERY_RANK_ONE_SUIT, 0, marks=pytest.mark.slow),
+    pytest.param(6, ONE_DECK, 11, ranks(0, 1, 2, 3, 4, 12, suits=7), 1, marks=pytest.mark.slow),
+])
+def test_compiled_threshold_equals_the_python_specification(rnd, pack, n, cells, t):
+    kw = dict(pack=pack, hand_size=n, cells=cells, threshold=t)
+    assert exact.distribution(rnd, engine="compiled", **kw) == exact.distribution(rnd, engine="python", **kw)
+
+
+def test_threshold_raw_results_equal_python_on_one_problem():
+    """A round-6 rotation-class run with jokers in hand, cut at deficiency 1: the same raw result."""
+    from solver.cext import continental_exact as kernel
+    jobs = exact.plan(6, pack=Pack(2, 1), hand_size=9, cells=EVERY_RANK_ONE_SUIT, threshold=1).jobs
+    prob = next(p for jh, p in jobs if jh == 1 and p.rotation == exact.RUN2)
+    got = kernel.rank_dp(prob)
+    assert got == exact.rank_dp_python(prob) and all(d <= 1 for d, _ in got)
+
+
 @pytest.mark.parametrize("rnd, pack, n, cells", [
     (2, Pack(2, 1), 4, ranks(0, 1, 2, 12, suits=1)),   # rank DP, tails through the ace, jokers
     (2, ONE_DECK, 3, ranks(0, 1, 12)),                 # rank DP, suit relabelling
@@ -150,9 +200,28 @@ def test_odds_exact_fraction_and_counts():
     num, den = map(int, r["p_fraction"].split("/"))
     assert num * r["deals"] == r["counts"]["0"] * den
     assert r["ci95"] == [r["p_meets"]] * 2 == r["ci999"]
+    assert r["rest"] is None and sum(r["counts"].values()) == r["deals"]
     assert odds(6, pack=Pack(3, 2), deals=200)["method"] == "monte-carlo"   # auto falls back
-    assert odds(6, deals=200)["method"] == "monte-carlo"                    # hours: not by default
-    assert [r for r in ROUNDS if exact.exact_by_default(r)] == [1, 2, 3, 4, 5, 7]
+    assert [r for r in ROUNDS if exact.exact_by_default(r)] == [1, 2, 3, 4, 5, 6, 7]
+
+
+def test_odds_with_max_deficiency_lumps_the_rest():
+    whole = odds(3)
+    cut = odds(3, max_deficiency=1)
+    assert cut["counts"] == {d: n for d, n in whole["counts"].items() if int(d) <= 1}
+    assert cut["p_fraction"] == whole["p_fraction"]
+    assert cut["rest"]["deficiency_at_least"] == 2
+    assert cut["rest"]["hands"] == sum(n for d, n in whole["counts"].items() if int(d) >= 2)
+    assert odds(3, max_deficiency=9)["rest"] is None          # past every deficiency: all counted
+    with pytest.raises(InputError):
+        odds(3, max_deficiency=-1)
+
+
+def test_round_6_is_counted_to_deficiency_1_by_default():
+    """The plan, not the (minutes-long) run: round 6 keeps only keys that can end within 1."""
+    assert exact.COUNTED_TO == {6: 1}
+    assert all(p.threshold == 1 for _, p in exact.plan(6, threshold=1).jobs)
+    assert all(p.threshold == -1 for _, p in exact.plan(6).jobs)
 
 
 @pytest.mark.slow

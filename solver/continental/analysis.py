@@ -132,17 +132,22 @@ def mc_histogram_reference(round_number: int, *, deals: int, seed: int, pack: Pa
 
 def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack = Pack(),
          joker_limit: bool = True, method: str = "auto", workers: int = 2,
+         max_deficiency: Optional[int] = None,
          progress: Optional[Callable[[int, int], None]] = None) -> Dict:
     """P(meets) and the deficiency distribution for dealt hands of a round.
 
-    ``auto`` is exact where the pack is supported, except for the rounds whose
-    count takes hours (:data:`solver.continental.exact.LONG`), else Monte Carlo;
-    ``exact`` on an unsupported pack is an InputError.  ``progress(done, total)`` follows
-    the exact count's DP steps.  The keys are the same whatever the method:
-    ``counts`` (hands, or deals) and ``deficiency`` (probabilities when exact,
-    deal counts for Monte Carlo, as before) by deficiency; ``p_fraction`` the
-    exact P(meets) in lowest terms (null for Monte Carlo); ``ci95`` and
-    ``ci999`` (``[p, p]`` when exact).
+    ``auto`` is exact where the pack is supported, else Monte Carlo; ``exact``
+    on an unsupported pack is an InputError.  ``max_deficiency`` D counts
+    exactly only the hands of deficiency at most D (default: every hand, except
+    round 6, whose whole distribution takes hours:
+    :data:`solver.continental.exact.COUNTED_TO`); the others are lumped in
+    ``rest``.  ``progress(done, total)`` follows the exact count's DP steps.
+    The keys are the same whatever the method: ``counts`` (hands, or deals)
+    and ``deficiency`` (probabilities when exact, deal counts for Monte Carlo,
+    as before) by deficiency; ``rest`` (null, or the hands past ``max_deficiency``:
+    ``{"deficiency_at_least": D + 1, "hands": n, "share": n / deals}``);
+    ``p_fraction`` the exact P(meets) in lowest terms (null for Monte Carlo);
+    ``ci95`` and ``ci999`` (``[p, p]`` when exact).
     """
     rnd = get_round(round_number)
     check_seed(seed)
@@ -150,6 +155,9 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise InputError(f"deals must be a positive integer, not {deals!r}")
+    if max_deficiency is not None and (isinstance(max_deficiency, bool) or not isinstance(max_deficiency, int)
+                                       or max_deficiency < 0):
+        raise InputError(f"max deficiency must be a non-negative integer, not {max_deficiency!r}")
     refused = _exact.unsupported(rnd.number, pack, joker_limit)
     if method == "auto":
         method = "exact" if _exact.exact_by_default(rnd.number, pack, joker_limit) else "monte-carlo"
@@ -160,21 +168,30 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
            "cards": rnd.cards, "decks": pack.decks, "jokers_per_deck": pack.jokers_per_deck,
            "joker_limit": joker_limit, "method": method}
     if method == "exact":
-        dist = _exact.distribution(rnd.number, pack=pack, joker_limit=joker_limit, progress=progress)
-        total = sum(dist.values())
-        if total != comb(pack.size, rnd.cards):
-            raise AssertionError(f"the exact count covers {total} hands, not C({pack.size}, {rnd.cards})")
+        upto = _exact.COUNTED_TO.get(rnd.number) if max_deficiency is None else max_deficiency
+        if upto is not None and upto >= rnd.cards:
+            upto = None                       # no hand lies further: count them all
+        dist = _exact.distribution(rnd.number, pack=pack, joker_limit=joker_limit, threshold=upto,
+                                   progress=progress)
+        total = comb(pack.size, rnd.cards)
+        counted = sum(dist.values())
+        if upto is None and counted != total:
+            raise AssertionError(f"the exact count covers {counted} hands, not C({pack.size}, {rnd.cards})")
+        rest = None
+        if upto is not None:
+            rest = {"deficiency_at_least": upto + 1, "hands": total - counted,
+                    "share": (total - counted) / total}
         p = Fraction(dist.get(0, 0), total)
         out.update(deals=total, seed=None, p_meets=float(p), p_fraction=f"{p.numerator}/{p.denominator}",
                    ci95=[float(p), float(p)], ci999=[float(p), float(p)],
                    deficiency={str(d): n / total for d, n in dist.items()},
-                   counts={str(d): n for d, n in dist.items()})
+                   counts={str(d): n for d, n in dist.items()}, rest=rest)
     else:
         hist = mc_histogram(rnd.number, deals=deals, seed=seed, pack=pack,
                             joker_limit=joker_limit, workers=workers)
         counts = {str(d): n for d, n in enumerate(hist) if n}
         out.update(deals=deals, seed=seed, p_meets=hist[0] / deals, p_fraction=None,
                    ci95=list(wilson(hist[0], deals)), ci999=list(wilson(hist[0], deals, z=Z999)),
-                   deficiency=counts, counts=dict(counts))
+                   deficiency=counts, counts=dict(counts), rest=None)
     out["seconds"] = round(time.perf_counter() - start, 3)
     return out

@@ -49,6 +49,16 @@ using more jokers and matching no more than another is dropped, and so is a
 key whose value plus everything still to come cannot beat a key that is
 already a complete-able contract.
 
+**A threshold** (round 6).  To count only the hands of deficiency at most
+``D`` the rank DP drops, at every pruning, each key whose value plus all it
+could still gain (places left, capped by the naturals and jokers still to
+come) is at most ``size - D - 1``: every completion of it misses more than
+``D`` places.  What survives is exact for the hands within ``D`` (the maximum
+over their keys is untouched), and a hand left with no key lies beyond ``D``
+and is not counted.  The functions shrink to the few keys that have missed
+little so far, so round 6, hours in full, takes seconds to ``D = 0`` and
+minutes to ``D = 1``.
+
 **Suit profiles** (contracts without trios).  Straights never share a suit,
 so a suit's row (13 counts) contributes a profile ``P(m, j)``: the most
 naturals ``m`` straights with ``j`` joker slots can match in that suit.  The
@@ -100,7 +110,9 @@ class Problem(NamedTuple):
     M may hold in all; ``tails`` the wrap lengths allowed (``L`` places of a
     straight crossing the cut lie at ranks 13-L..12); ``rotation`` one of
     NO_ROTATION, RUN3, RUN2, RUN1; ``profile`` lists rows by suit profile
-    instead of hands by deficiency.
+    instead of hands by deficiency; ``threshold`` (-1: none) counts only the
+    hands of deficiency at most ``threshold`` (keys that cannot end within it
+    are dropped, and hands left with no key are not counted).
     """
 
     trios: int
@@ -116,6 +128,7 @@ class Problem(NamedTuple):
     rotation: int = NO_ROTATION
     profile: bool = False
     prune: bool = True
+    threshold: int = -1
 
     @property
     def max_joker_straight(self) -> int:
@@ -253,12 +266,13 @@ def _prune(p: Problem, f: Dict[tuple, int], cards: int) -> Dict[tuple, int]:
                 kept[key] = v
                 best = v
     lower = max((v for key, v in kept.items() if not key[0] and not key[1]), default=-1)
+    floor = p.size - p.threshold - 1 if p.threshold >= 0 else -1   # ending at or below it is not counted
     left = p.naturals - cards
     out = {}
     for key, v in kept.items():
         complete_able = not key[0] and not key[1]
         upper = v + min(_remaining(p, key), left + max(0, p.hand_jokers - min(key[4], p.hand_jokers)))
-        if upper > lower or (complete_able and v == lower):
+        if upper > max(lower, floor) or (complete_able and v == lower and v > floor):
             out[key] = v
     return out
 
@@ -351,6 +365,8 @@ def rank_dp_python(p: Problem, progress: Optional[Callable[[], None]] = None) ->
                 continue
             if p.prune and not p.profile:
                 g = _prune(p, g, cards)
+                if not g:
+                    continue              # no key can end within the threshold
             frozen = _canonical(g) if p.symmetric and not p.profile else _freeze(g)
             _add(nxt, (cards, extra2, False, frozen), w)
         states = nxt
@@ -441,9 +457,10 @@ def profile_deficiency(prof: tuple, *, straights: int, hand_jokers: int) -> int:
 HEAVY = {5: "2 trios + 1 straight", 6: "1 trio + 2 straights"}
 """Rounds whose rank DP is only known to finish at 2 decks with at most 2 jokers a deck."""
 
-LONG = (6,)
-"""Rounds whose exact count takes hours even at the default pack (the rank DP with two
-straights and a trio: docs/continental.md); ``auto`` gives them Monte Carlo."""
+COUNTED_TO = {6: 1}
+"""Rounds whose whole distribution takes hours (the rank DP with two straights and a trio:
+docs/continental.md): by default only the hands of deficiency at most this are counted,
+exactly, and the rest are lumped (``odds --max-deficiency`` chooses another bound)."""
 
 
 def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> Optional[str]:
@@ -463,8 +480,8 @@ def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True
 
 
 def exact_by_default(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> bool:
-    """Whether ``odds --method auto`` counts this round exactly (supported and not :data:`LONG`)."""
-    return unsupported(round_number, pack, joker_limit) is None and round_number not in LONG
+    """Whether ``odds --method auto`` counts this round exactly (the pack is supported)."""
+    return unsupported(round_number, pack, joker_limit) is None
 
 
 class Plan(NamedTuple):
@@ -487,7 +504,8 @@ def _free(rnd, pack: Pack) -> bool:
 
 
 def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
-         hand_size: Optional[int] = None, cells: Sequence[int] = FULL) -> Plan:
+         hand_size: Optional[int] = None, cells: Sequence[int] = FULL,
+         threshold: Optional[int] = None) -> Plan:
     rnd = get_round(round_number)
     n = rnd.cards if hand_size is None else hand_size
     cells = tuple(cells)
@@ -507,7 +525,8 @@ def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
     jobs = []
     for jh in range(0, min(n, pack.jokers) + 1):
         base = Problem(rnd.trios, rnd.straights, n - jh, jh, pack.decks,
-                       min(pack.jokers, jh) if free else pack.jokers, joker_limit, cells)
+                       min(pack.jokers, jh) if free else pack.jokers, joker_limit, cells,
+                       threshold=-1 if threshold is None else threshold)
         if rotation and jh < n:     # a hand of jokers only has no run ending at a card: no rotation
             jobs.extend((jh, base._replace(rotation=c, tails=TAILS[c])) for c in (RUN3, RUN2, RUN1))
         else:
@@ -517,14 +536,18 @@ def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
 
 def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
                  engine: str = "compiled", hand_size: Optional[int] = None,
-                 cells: Sequence[int] = FULL,
+                 cells: Sequence[int] = FULL, threshold: Optional[int] = None,
                  progress: Optional[Callable[[int, int], None]] = None) -> Dict[int, int]:
     """{deficiency: number of physical hands} over every hand of a round.
 
     ``hand_size`` (default: the round's deal) and ``cells`` (a bitmask of suits
     per rank that hands may hold; the pack stays whole for the exchanges)
-    shrink the problem for the tests.  ``progress(done, total)`` is called
-    after each rank of each DP run.  Deficiencies no hand has are left out.
+    shrink the problem for the tests.  With ``threshold`` D only the hands of
+    deficiency at most D are counted, exactly (the rest number C(pack, k)
+    minus their sum); the rank DP then drops every key that cannot end within
+    D, which makes round 6 feasible (the suit profiles are cheap anyway: they
+    count everything and the result is cut).  ``progress(done, total)`` is
+    called after each rank of each DP run.  Deficiencies no hand has are left out.
     """
     rnd = get_round(round_number)
     if engine not in ("compiled", "python"):
@@ -535,7 +558,11 @@ def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = 
     cells = tuple(cells)
     if len(cells) != N_RANKS or any(not 0 <= c <= ALL_SUITS for c in cells):
         raise InputError("cells must be 13 suit bitmasks (0-15)")
-    pl = plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=n, cells=cells)
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, int)
+                                  or threshold < 0):
+        raise InputError(f"threshold must be a non-negative integer, not {threshold!r}")
+    pl = plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=n, cells=cells,
+              threshold=threshold)
     dp = rank_dp_python if engine == "python" else _compiled_rank_dp
     total_steps = N_RANKS * len(pl.jobs)
     done = [0]
@@ -568,6 +595,8 @@ def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = 
                 total[d] = total.get(d, 0) + ways * w * scale
     out = {}
     for d in sorted(total):
+        if threshold is not None and d > threshold:
+            continue
         value = Fraction(total[d])
         if value.denominator != 1:
             raise AssertionError(f"non-integral count {value} for deficiency {d}")

@@ -63,11 +63,14 @@ def odds_text(result: Dict) -> str:
              f"{result['decks']} decks x {result['jokers_per_deck']} jokers, "
              f"joker limit {'on' if result['joker_limit'] else 'off'}", p_line,
              "deficiency distribution:"]
-    total = sum(result["deficiency"].values())
-    for d, v in result["deficiency"].items():
-        share = v / total if total else 0.0
+    total = result["deals"]
+    for d, v in result["counts"].items():
         count = "" if result["method"] == "exact" else f"{v:>10}  "
-        lines.append(f"  {d:>2}  {count}{share:8.4%}")
+        lines.append(f"  {d:>2}  {count}{v / total:8.4%}")
+    rest = result.get("rest")
+    if rest:
+        lines.append(f"  {'>=' + str(rest['deficiency_at_least']):>3} {rest['share']:8.4%} "
+                     f"(not counted one by one: {rest['hands']} hands)")
     return "\n".join(lines)
 
 
