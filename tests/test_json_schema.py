@@ -38,6 +38,7 @@ CASES = [
     (["continental", "play", "--seed", "1", "--max-moves", "60"], "playout", 0),
     (["continental", "odds", "--round", "4"], "odds", 0),
     (["continental", "odds", "--round", "7", "--deals", "300", "--method", "monte-carlo"], "odds", 0),
+    (["continental", "odds", "--round", "1", "--max-deficiency", "0"], "odds", 0),  # a lumped `rest`
     (["continuum", "puzzle", "--node-limit", "1000"], "answer", 0),
     (["continuum", "play", "--seed", "1", "--max-moves", "40"], "playout", 0),
 ]
@@ -86,3 +87,12 @@ def test_every_command_takes_json():
         if not any("--json" in p.opts for p in cmd.params):
             missing.append(" ".join(path))
     assert missing == []
+
+
+def test_odds_rest_is_filled_when_the_count_stops_at_a_deficiency():
+    """`--max-deficiency` lumps the hands beyond it into `rest`, and the schema admits it."""
+    result, out = run(["continental", "odds", "--round", "1", "--max-deficiency", "0"])
+    data = json.loads(out)
+    jsonschema.validate(data, load("odds"))
+    assert data["rest"]["deficiency_at_least"] == 1
+    assert data["counts"]["0"] + data["rest"]["hands"] == data["deals"]
