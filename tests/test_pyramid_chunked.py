@@ -83,9 +83,9 @@ def test_a_rejected_line_is_a_solver_bug(monkeypatch):
         thoughtful_rows([1], variant="continuous", limits=THOUGHTFUL_LIMITS)
 
 
-def test_a_batch_first_pass_is_one_million_nodes_then_the_tail_search(tmp_path):
+def test_a_batch_first_pass_is_the_tail_threshold_then_the_tail_search(tmp_path):
     """A batch not given a node limit asks the nodes from which the tail search
-    takes over (1M); limits given win; a retry of the unknown seeds and a single
+    takes over (tail.TAIL_FROM); limits given win; a retry of the unknown seeds and a single
     deal keep the 20M default."""
     from solver.batch import make_spec, run_batch
     from solver.pyramid.tail import TAIL_FROM

@@ -54,9 +54,9 @@ THOUGHTFUL_LIMITS = Limits(DEFAULT_NODE_LIMIT, DEFAULT_TIME_LIMIT, DEFAULT_TABLE
 """The exact search's default limits: 20M nodes, 60 s, a 64 MiB table."""
 
 BATCH_LIMITS = Limits(node_limit=TAIL_FROM)
-"""A batch's first pass: 1M nodes (then the tail search, under the same
-limits), 60 s and 64 MiB as above.  Deals the search has not decided in 1M
-nodes are the tail search's anyway; at 20M they cost the search up to 20 times
+"""A batch's first pass: 100,000 nodes (then the tail search, under the same
+limits), 60 s and 64 MiB as above.  Deals the search has not decided by then
+are the tail search's anyway; at 20M they cost the search up to 200 times
 that first (docs/pyramid.md, "Throughput").  ``--retry-unknown`` with the
 documented larger limits takes up what the first pass leaves."""
 
