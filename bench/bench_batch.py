@@ -11,6 +11,7 @@ machine is shared and the batch is long enough to time on its own.
 """
 import os
 import resource
+import time
 
 import pytest
 
@@ -84,3 +85,43 @@ def test_quick_pick(benchmark, impl):
         pick = benchmark(lambda: min(moves, key=lambda m, p=_places(moves): quick_key(m, p)))
     places = _places(moves)
     assert pick == min(moves, key=lambda m: quick_key(m, places))
+
+
+STORE_ROWS = 20_000
+
+
+@pytest.mark.parametrize("how", ["Row each", "values"])
+def test_store_rows(benchmark, tmp_path, how):
+    """The runner's layer after the kernels, per row: a chunk's values into
+    SQLite through a ``Row`` each (``ResultStore.add``, the runner before) or as
+    they are (``add_values``, the runner now), with the verdict tally.  Rows
+    shaped as a won Pyramid deal's (144 slots in the fields)."""
+    from solver.batch import BatchSummary, _tally
+    from solver.store import ResultStore, Row
+    fields = '{"deepest":144,"longest_exact":true,"placed":144,"search_seconds":1.2e-05,"slots":[%s],' \
+             '"table_bytes":67108864,"table_entries":150}' % ",".join(str(i % 28) for i in range(144))
+    values = [[seed, "won", None, 150, 1.5e-05, fields] for seed in range(1, STORE_ROWS + 1)]
+    chunks = [values[i:i + 64] for i in range(0, STORE_ROWS, 64)]
+    runs, cpu = iter(range(1000)), []
+
+    def store_all():
+        t0 = time.process_time()
+        summary = BatchSummary("pyramid", "continuous", "thoughtful")
+        with ResultStore(str(tmp_path / f"s{next(runs)}.sqlite"), create=True) as st:
+            for chunk in chunks:
+                if how == "values":
+                    st.add_values("pyramid", "continuous", "thoughtful", chunk)
+                    _tally(summary, chunk)
+                else:
+                    rows = [Row("pyramid", "continuous", "thoughtful", *r) for r in chunk]
+                    st.add(rows)
+                    summary.done += len(rows)
+                    for r in rows:
+                        summary.verdicts[r.verdict] = summary.verdicts.get(r.verdict, 0) + 1
+                        summary.solve_seconds += r.seconds
+            st.commit()
+        cpu.append(time.process_time() - t0)
+
+    benchmark.pedantic(store_all, rounds=5, iterations=1)
+    print(f"\n{how}: {sorted(cpu)[2] / STORE_ROWS * 1e6:.1f} us of CPU per row (median of 5; wall "
+          f"{benchmark.stats.stats.median / STORE_ROWS * 1e6:.1f})")

@@ -8,6 +8,7 @@ SQLite writer that commits in batches.  Rerunning the same command resumes.
 """
 from __future__ import annotations
 
+import math
 import os
 import queue
 import signal
@@ -15,12 +16,13 @@ import sys
 import time
 from collections import deque
 from dataclasses import asdict, dataclass, field
+from operator import itemgetter
 from typing import Dict, List, Optional, Sequence
 
 from solver.chunk import Spec, decode_chunk, run_chunk
 from solver.errors import InputError
 from solver.seeds import Range, chunks, count, subtract
-from solver.store import ResultStore, Row
+from solver.store import ResultStore
 
 
 # -- the question ---------------------------------------------------------------
@@ -257,8 +259,8 @@ def _run(summary, spec, db, ranges, remote, workers, chunk_size, progress, retry
                 if nxt is not None:
                     executor.submit(nxt)
                     in_flight += 1
-                rows = decode_chunk(spec, blob)
-                store.add(rows)
+                rows = decode_chunk(blob)
+                store.add_values(game, spec.variant, spec.key, rows)
                 pending += len(rows)
                 _tally(summary, rows)
                 if bar is not None:
@@ -281,10 +283,12 @@ def _run(summary, spec, db, ranges, remote, workers, chunk_size, progress, retry
     return summary
 
 
-def _tally(summary: BatchSummary, rows: List[Row]) -> None:
-    for r in rows:
-        summary.verdicts[r.verdict] = summary.verdicts.get(r.verdict, 0) + 1
-        summary.solve_seconds += r.seconds
+def _tally(summary: BatchSummary, rows: List[list]) -> None:
+    """Count a chunk's rows (seed, verdict, limit, nodes, seconds, fields) by verdict."""
+    verdicts = summary.verdicts
+    for verdict in map(itemgetter(1), rows):
+        verdicts[verdict] = verdicts.get(verdict, 0) + 1
+    summary.solve_seconds += math.fsum(map(itemgetter(4), rows))
     summary.done += len(rows)
 
 

@@ -54,6 +54,13 @@ CREATE INDEX IF NOT EXISTS results_seed ON results (seed);
 """
 
 
+UPSERT = ("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?) "
+          "ON CONFLICT (game, variant, analysis, seed) DO UPDATE SET verdict=excluded.verdict, "
+          "limit_hit=excluded.limit_hit, nodes=excluded.nodes, seconds=excluded.seconds, "
+          "fields=excluded.fields WHERE results.verdict='unknown'")
+"""A row is stored once; a stored ``unknown`` is replaced by a retry's answer."""
+
+
 class Row(NamedTuple):
     """One stored result: what a worker sends back for one seed."""
 
@@ -158,16 +165,21 @@ class ResultStore:
         replaces it only if the stored verdict is ``unknown`` (a retry with larger
         limits); a decided result is never overwritten."""
         with self.guard():
-            self._add(rows)
+            self._add([(r.game, r.variant, r.analysis, encode_seed(r.seed), r.verdict,
+                        r.limit, int(r.nodes), float(r.seconds), r.fields) for r in rows])
 
-    def _add(self, rows: Sequence[Row]) -> None:
-        self.db.executemany(
-            "INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?) "
-            "ON CONFLICT (game, variant, analysis, seed) DO UPDATE SET verdict=excluded.verdict, "
-            "limit_hit=excluded.limit_hit, nodes=excluded.nodes, seconds=excluded.seconds, "
-            "fields=excluded.fields WHERE results.verdict='unknown'",
-            [(r.game, r.variant, r.analysis, encode_seed(r.seed), r.verdict, r.limit,
-              int(r.nodes), float(r.seconds), r.fields) for r in rows])
+    def add_values(self, game: str, variant: str, analysis: str, values: Sequence[Sequence]) -> None:
+        """:meth:`add` for the rows of one (game, variant, analysis), each given
+        as its values (seed, verdict, limit, nodes, seconds, fields), as a
+        batch chunk returns them: no :class:`Row` per row on the way."""
+        with self.guard():
+            self._add([(game, variant, analysis, seed - (1 << 64) if seed >= SIGN else seed,
+                        verdict, limit, int(nodes), float(seconds), fields)
+                       for seed, verdict, limit, nodes, seconds, fields in values])
+
+    def _add(self, params: List[tuple]) -> None:
+        """The one insert both ways of adding go through (the tests make it fail)."""
+        self.db.executemany(UPSERT, params)
 
     def commit(self) -> None:
         with self.guard():

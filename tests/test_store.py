@@ -30,6 +30,30 @@ def test_rows_round_trip_once_and_wal(tmp_path):
         assert "results_seed" in indexes
 
 
+def test_values_store_the_same_bytes_as_rows(tmp_path):
+    """``add_values`` (a batch chunk's values, no Row each) stores exactly what
+    ``add`` stores, seeds at and above 2**63 included, and keeps a decided row
+    while replacing an ``unknown`` one."""
+    seeds = [1, 7, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1]
+    dumps = []
+    for how in ("rows", "values"):
+        path = str(tmp_path / f"{how}.sqlite")
+        with ResultStore(path, create=True) as st:
+            first = [row(s, "unknown" if s == 7 else "won") for s in seeds]
+            again = [row(s, "lost")._replace(nodes=9, seconds=1.5, fields="{}") for s in (1, 7)]
+            for batch in (first, again):
+                if how == "rows":
+                    st.add(batch)
+                else:
+                    st.add_values("pyramid", "continuous", "thoughtful", [list(r[3:]) for r in batch])
+            st.commit()
+            dumps.append(list(st.db.execute("SELECT *, typeof(seconds), typeof(nodes) FROM results ORDER BY seed")))
+    assert dumps[0] == dumps[1]
+    verdicts = {r[3]: r[4] for r in dumps[1]}
+    assert verdicts[1] == "won" and verdicts[7] == "lost" and verdicts[-1] == "won"
+    assert sorted(verdicts) == sorted(s - 2 ** 64 if s >= 2 ** 63 else s for s in seeds)
+
+
 def test_missing_garbage_and_foreign_files(tmp_path):
     with pytest.raises(InputError, match="no results database"):
         ResultStore(str(tmp_path / "absent.sqlite"))
