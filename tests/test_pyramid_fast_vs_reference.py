@@ -42,6 +42,21 @@ def _play_both(state, engine, kind, pos):
     engine.make(kind, pos)
 
 
+def _random_walks(variant, seeds, rnd, *, until_placed=144):
+    """Each deal of ``seeds`` played at random on both sides at once: yields
+    (seed, state, engine, moves) at every position, then plays one of ``moves``."""
+    for seed in seeds:
+        deal = deal_from_seed(seed)
+        state = PyramidGame(deal, variant).new_initial_state()
+        engine = fast.Engine(deal_kinds(deal), variant=VARIANT_CODES[variant])
+        while True:
+            moves = _kind_moves(state)
+            yield seed, state, engine, moves
+            if not moves or state.placed > until_placed:
+                break
+            _play_both(state, engine, *rnd.choice(moves))
+
+
 def _reserve_counts(state):
     counts = [0] * N_KINDS
     for face in state.reserve:
@@ -84,27 +99,19 @@ def test_random_play_agrees_move_by_move(variant):
 def test_relaxation_cuts_agree_on_random_positions(variant):
     rnd = random.Random(7)
     checked = 0
-    for seed in range(40, 52):
-        deal = deal_from_seed(seed)
-        state = PyramidGame(deal, variant).new_initial_state()
-        engine = fast.Engine(deal_kinds(deal), variant=VARIANT_CODES[variant])
-        while True:
-            moves = _kind_moves(state)
-            if state.placed:
-                counts = [0] * N_KINDS
-                for p in range(144):
-                    near = list(SIDES[p]) + ([ABOVE[p]] if ABOVE[p] is not None else [])
-                    if state.board[p] is not None and any(state.board[q] is None for q in near):
-                        counts[TILES[state.board[p]].kind] += 1
-                assert engine.exposed() == counts
-                assert {k for k in range(N_KINDS) if counts[k]} == exposed_kinds(state)
-                assert engine.can_finish_relaxed() == can_finish_relaxed(state)
-                if state.placed >= 60 and rnd.random() < 0.5:
-                    assert engine.holes_matchable() == holes_matchable(state)
-                    checked += 1
-            if not moves:
-                break
-            _play_both(state, engine, *rnd.choice(moves))
+    for _, state, engine, _ in _random_walks(variant, range(40, 52), rnd):
+        if state.placed:
+            counts = [0] * N_KINDS
+            for p in range(144):
+                near = list(SIDES[p]) + ([ABOVE[p]] if ABOVE[p] is not None else [])
+                if state.board[p] is not None and any(state.board[q] is None for q in near):
+                    counts[TILES[state.board[p]].kind] += 1
+            assert engine.exposed() == counts
+            assert {k for k in range(N_KINDS) if counts[k]} == exposed_kinds(state)
+            assert engine.can_finish_relaxed() == can_finish_relaxed(state)
+            if state.placed >= 60 and rnd.random() < 0.5:
+                assert engine.holes_matchable() == holes_matchable(state)
+                checked += 1
     assert checked > 50
 
 
@@ -168,19 +175,11 @@ def test_longest_line_bound_agrees_on_random_positions(variant):
     tiles) against its pure-Python twin, for targets around the deal's depth."""
     rnd = random.Random(13)
     answers = set()
-    for seed in range(1, 41):
-        deal = deal_from_seed(seed)
-        state = PyramidGame(deal, variant).new_initial_state()
-        engine = fast.Engine(deal_kinds(deal), variant=VARIANT_CODES[variant])
-        while True:
-            moves = _kind_moves(state)
-            if state.placed:
-                for target in {state.placed + 1, state.placed + 2, state.placed + 5, state.placed + 20, 144}:
-                    fast_answer = engine.can_reach_relaxed(min(target, 144))
-                    assert fast_answer == can_reach_relaxed(state, min(target, 144)), (seed, state.placed, target)
-                    answers.add(fast_answer)
-                assert engine.can_reach_relaxed(144) == engine.can_finish_relaxed()
-            if not moves or state.placed > 30:
-                break
-            _play_both(state, engine, *rnd.choice(moves))
+    for seed, state, engine, _ in _random_walks(variant, range(1, 41), rnd, until_placed=30):
+        if state.placed:
+            for target in {state.placed + 1, state.placed + 2, state.placed + 5, state.placed + 20, 144}:
+                fast_answer = engine.can_reach_relaxed(min(target, 144))
+                assert fast_answer == can_reach_relaxed(state, min(target, 144)), (seed, state.placed, target)
+                answers.add(fast_answer)
+            assert engine.can_reach_relaxed(144) == engine.can_finish_relaxed()
     assert answers == {True, False}
