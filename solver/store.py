@@ -173,7 +173,7 @@ class ResultStore:
         as its values (seed, verdict, limit, nodes, seconds, fields), as a
         batch chunk returns them: no :class:`Row` per row on the way."""
         with self.guard():
-            self._add([(game, variant, analysis, seed - (1 << 64) if seed >= SIGN else seed,
+            self._add([(game, variant, analysis, encode_seed(seed),
                         verdict, limit, int(nodes), float(seconds), fields)
                        for seed, verdict, limit, nodes, seconds, fields in values])
 
