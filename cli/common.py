@@ -5,9 +5,10 @@ Bad input raises :class:`solver.errors.InputError` anywhere below the CLI;
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from typing import Any
+from typing import Any, Callable, Iterator, Optional
 
 import click
 
@@ -124,6 +125,29 @@ def fail(message: str) -> "NoReturn":  # noqa: F821
 def is_tty(stream=None) -> bool:
     stream = stream or sys.stderr
     return bool(getattr(stream, "isatty", lambda: False)())
+
+
+@contextlib.contextmanager
+def progress_bar(enabled: Optional[bool], *, desc: str, unit: str) -> Iterator[Optional[Callable[[int, int], None]]]:
+    """A bar on stderr, given to long work as a ``progress(done, total)`` callback.
+
+    ``enabled`` None means "when stderr is a terminal" (so a pipe or a log stays
+    clean); off, the callback is None.
+    """
+    if not (enabled or (enabled is None and is_tty())):
+        yield None
+        return
+    from tqdm import tqdm
+    bar = tqdm(total=1, unit=unit, file=sys.stderr, dynamic_ncols=True, desc=desc)
+
+    def tick(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        yield tick
+    finally:
+        bar.close()
 
 
 def game_group(func):

@@ -7,12 +7,11 @@ seven-round game state, `play` is the shared play-out command.
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
 from solver.cli import pictures
-from solver.cli.common import (JSON_OPTION, SEED, add_play_command, emit_json, read_text_file,
+from solver.cli.common import (JSON_OPTION, SEED, add_play_command, emit_json, progress_bar, read_text_file,
                                refuse_group_options)
 from solver.continental.analysis import odds as run_odds
 from solver.continental.contract import run_deal
@@ -138,22 +137,9 @@ def odds(round_number, deals, seed, method, workers, max_deficiency, progress, p
     (--max-deficiency D for more; the whole count takes hours).
     """
     pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
-    bar = None
-    if progress or (progress is None and sys.stderr.isatty()):
-        from tqdm import tqdm
-        bar = tqdm(total=1, unit="step", file=sys.stderr, dynamic_ncols=True, desc=f"round {round_number}")
-
-    def tick(done, total):
-        bar.total = total
-        bar.update(done - bar.n)
-
-    try:
+    with progress_bar(progress, desc=f"round {round_number}", unit="step") as tick:
         result = run_odds(round_number, deals=deals, seed=seed, pack=pack, joker_limit=joker_limit,
-                          method=method, workers=workers, max_deficiency=max_deficiency,
-                          progress=tick if bar is not None else None)
-    finally:
-        if bar is not None:
-            bar.close()
+                          method=method, workers=workers, max_deficiency=max_deficiency, progress=tick)
     if plot_file is not None:
         from solver.plot import deficiency_by_round
         drawn = [result]

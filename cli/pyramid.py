@@ -11,7 +11,8 @@ import json
 import click
 
 from solver.cli import pictures
-from solver.cli.common import JSON_OPTION, SEED, add_play_command, emit_json, read_text_file, refuse_group_options
+from solver.cli.common import (JSON_OPTION, SEED, add_play_command, emit_json, progress_bar, read_text_file,
+                               refuse_group_options)
 from solver.errors import InputError
 from solver.game import Limits, Result
 from solver.pyramid import render
@@ -315,6 +316,42 @@ def hint(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, 
                    f"{c['choices'] - 1} other choices: {c['lost']} lost, {c['unknown']} undecided")
             click.echo(f"{c['number']:4d}. {c['move']:8s} {why}")
     click.echo(f"nodes {h.nodes:,}  time {h.seconds:.3f} s")
+
+
+@pyramid.command()
+@click.argument("database", type=click.Path(dir_okay=False))
+@variant_option("continuous")
+@click.option("--count", type=click.IntRange(min=0), default=2000, show_default=True,
+              help="Stored verdicts drawn at random (a fixed sample); rows that took over 1M nodes are added.")
+@limit_options
+@click.option("--progress/--no-progress", default=None,
+              help="A progress bar on stderr (default: when stderr is a terminal).")
+@JSON_OPTION
+@click.pass_context
+def recheck(ctx, database, variant, count, node_limit, time_limit, table_mb, progress, as_json):
+    """Decide stored verdicts of a results database again, with the tail search.
+
+    A check of a million-seed table: COUNT decided rows drawn at random, and
+    every row that needed over 1M nodes, are decided again in this process by
+    the tail search (a relaxation other than the one that stored most rows).
+    A deal it cannot decide within the limits (default 20,000,000 nodes and
+    60 s each) is counted undecided, never agreeing.  Exit status 1 when a
+    stored verdict differs.  The database is only read.
+    """
+    from solver.pyramid.recheck import RECHECK_LIMITS, recheck as run
+    limits = Limits(node_limit, time_limit, table_mb).or_defaults(**RECHECK_LIMITS.to_dict())
+    with progress_bar(progress, desc=f"recheck {variant}", unit="deal") as tick:
+        r = run(database, variant=variant, count=count, limits=limits, progress=tick)
+    if as_json:
+        emit_json({"game": GAME, "variant": variant, "seed": None, "database": database, **limits.to_dict(),
+                   **r.to_dict()})
+    else:
+        click.echo(f"{VARIANT_NAMES[variant]}: {r.sampled} random and {r.hard} hard stored verdicts decided "
+                   f"again by the tail search: {r.agree} agree, {len(r.differ)} differ, {r.undecided} undecided "
+                   f"({r.cpu_seconds:.1f} s CPU)")
+        for seed, stored, now in r.differ:
+            click.echo(f"  seed {seed}: stored {stored}, now {now}")
+    ctx.exit(0 if r.valid else 1)
 
 
 add_play_command(pyramid, GAME)

@@ -24,8 +24,9 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
+from solver.game import Limits
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.search import solve
 from solver.pyramid.rules import check_variant
@@ -36,6 +37,9 @@ SAMPLE_SEED = 20261126
 
 HARD_NODES = 1_000_000
 """Stored rows that needed more nodes than this are always rechecked."""
+
+RECHECK_LIMITS = Limits(20_000_000, 60.0, 64)
+"""Each deal's limits by default: a single deal's (docs/pyramid.md)."""
 
 
 @dataclass
@@ -50,12 +54,28 @@ class Recheck:
     differ: List[Tuple[int, str, str]] = field(default_factory=list)  # (seed, stored, now)
     cpu_seconds: float = 0.0
 
+    @property
+    def valid(self) -> bool:
+        """No stored verdict differs from the one decided again."""
+        return not self.differ
 
-def recheck(db: str, *, variant: str, count: int, node_limit: Optional[int] = 20_000_000,
-            time_limit: Optional[float] = 60.0, table_mb: float = 64) -> Recheck:
+    def to_dict(self) -> dict:
+        """The ``recheck`` keys of docs/json.md (without the context keys)."""
+        return {"valid": self.valid, "sampled": self.sampled, "hard": self.hard, "agree": self.agree,
+                "undecided": self.undecided,
+                "differ": [{"seed": s, "stored": a, "now": b} for s, a, b in self.differ],
+                "cpu_seconds": self.cpu_seconds}
+
+
+def recheck(db: str, *, variant: str, count: int, limits: Limits = Limits(),
+            progress: Optional[Callable[[int, int], None]] = None) -> Recheck:
     """Decide ``count`` random decided rows of ``db`` (and every one that took
-    more than :data:`HARD_NODES` nodes) again with the tail search."""
+    more than :data:`HARD_NODES` nodes) again with the tail search, under
+    ``limits`` (:data:`RECHECK_LIMITS` where None).
+
+    ``progress(done, total)`` is called after each deal (for a progress bar)."""
     check_variant(variant)
+    limits = limits.or_defaults(**RECHECK_LIMITS.to_dict())
     with ResultStore(db) as store:
         rows = [r for r in store.rows(game="pyramid", variant=variant, analysis="thoughtful")
                 if r.verdict in ("won", "lost")]
@@ -64,37 +84,17 @@ def recheck(db: str, *, variant: str, count: int, node_limit: Optional[int] = 20
     hard = sorted({r.seed for r in rows if r.nodes > HARD_NODES} - set(sample))
     out = Recheck(variant, sampled=len(sample), hard=len(hard))
     start = time.process_time()
-    for seed in sample + hard:
-        now = solve(deal_from_seed(seed), variant=variant, node_limit=node_limit, time_limit=time_limit,
-                    table_mb=table_mb, longest=False, tail=True).verdict
+    todo = sample + hard
+    for done, seed in enumerate(todo, start=1):
+        now = solve(deal_from_seed(seed), variant=variant, node_limit=limits.node_limit,
+                    time_limit=limits.time_limit, table_mb=limits.table_mb, longest=False, tail=True).verdict
         if now == "unknown":
             out.undecided += 1
         elif now == stored[seed]:
             out.agree += 1
         else:
             out.differ.append((seed, stored[seed], now))
+        if progress is not None:
+            progress(done, len(todo))
     out.cpu_seconds = time.process_time() - start
     return out
-
-
-def main(argv=None) -> int:
-    """``python -m solver.pyramid.recheck DB VARIANT COUNT``: one line, exit 1 if any differ."""
-    import sys
-
-    from solver.errors import InputError
-    args = sys.argv[1:] if argv is None else argv
-    try:
-        if len(args) != 3 or not args[2].isdigit():
-            raise InputError("usage: python -m solver.pyramid.recheck DB VARIANT COUNT")
-        r = recheck(args[0], variant=args[1], count=int(args[2]))
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"{r.variant}: {r.sampled} random and {r.hard} hard stored verdicts decided again by the tail "
-          f"search: {r.agree} agree, {len(r.differ)} differ, {r.undecided} undecided "
-          f"({r.cpu_seconds:.1f} s CPU)" + "".join(f"\n  {s}: stored {a}, now {b}" for s, a, b in r.differ))
-    return 1 if r.differ else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -18,6 +18,7 @@ COMMANDS = {
     "pyramid": "answer",
     "pyramid verify": "verify",
     "pyramid hint": "hint",
+    "pyramid recheck": "recheck",
     "spectrum": "answer",
     "spectrum reach": "answer",
     "boundary solve": "answer",
