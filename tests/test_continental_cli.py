@@ -119,6 +119,14 @@ def test_odds_json():
     assert exact["method"] == "exact" and abs(sum(exact["deficiency"].values()) - 1) < 1e-9
 
 
+def test_odds_progress_goes_to_stderr_and_leaves_the_json_alone():
+    shown = run("odds", "--round", "4", "--json", "--progress")
+    quiet = run("odds", "--round", "4", "--json", "--no-progress")
+    assert shown.exit_code == quiet.exit_code == 0
+    assert "round 4" in shown.stderr and quiet.stderr == ""
+    assert json.loads(shown.stdout)["counts"] == json.loads(quiet.stdout)["counts"]
+
+
 def test_play_json_goes_through_the_shared_loop():
     r = run("play", "--players", "3", "--seed", "2", "--policy", "greedy", "--policy", "random",
             "--policy", "greedy", "--json")

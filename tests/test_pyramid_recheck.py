@@ -40,8 +40,8 @@ def test_every_stored_verdict_of_a_small_table_is_decided_again_the_same(stored)
     db, variant = stored
     r = rc.recheck(db, variant=variant, count=60)
     assert (r.sampled, r.agree, r.differ, r.undecided) == (60, 60, [], 0)
-    status, out, _ = main([db, "--variant", variant, "--count", "60", "--json"])
-    assert status == 0
+    status, out, err = main([db, "--variant", variant, "--count", "60", "--json", "--progress"])
+    assert status == 0 and "recheck" in err
     data = json.loads(out)
     jsonschema.validate(data, load("recheck"))
     assert (data["valid"], data["agree"], data["differ"], data["variant"]) == (True, 60, [], variant)
