@@ -54,7 +54,8 @@ def thoughtful_rows(seeds: Sequence[int], *, variant: str, limits: Limits) -> Li
         if goes_to_tail(verdict, nodes, limit):   # the tail search (solver.pyramid.tail): the time left
             t = after_unknown_seed(seed, variant=variant, node_limit=limits.node_limit,
                                    time_limit=limits.time_limit, table_mb=limits.table_mb,
-                                   nodes=nodes, seconds=seconds, deepest=deepest, cpu_seconds=cpu, limit=limit)
+                                   nodes=nodes, seconds=seconds, deepest=deepest, cpu_seconds=cpu, limit=limit,
+                                   table_entries=entries, table_bytes=table_bytes)
             verdict, limit, nodes, seconds, exact = t.verdict, t.limit, t.nodes, t.seconds, t.longest_exact
             cpu = t.cpu_seconds
             entries, table_bytes, deepest = t.table_entries, t.table_bytes, (144 if t.verdict == "won" else t.deepest)

@@ -51,6 +51,7 @@ class SolveResult:
     best_line: List[Move] = field(default_factory=list)  # not won: the line that placed most tiles
     longest_exact: bool = False    # no line places more tiles than best_line (won: always)
     best_source: Optional[str] = None   # not won: "search" (the contract adds "greedy", "lookahead")
+    hub: Optional[str] = None      # lost by the hub lemma (solver.pyramid.hub): its reason
 
     @property
     def moves(self) -> List[Move]:

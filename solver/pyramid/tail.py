@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Optional
 
 from solver.pyramid.deal import Deal, deal_from_seed
+from solver.pyramid.hub import proves_lost
 from solver.pyramid.search import DEFAULT_TABLE_MB, SolveResult, solve
 from solver.pyramid.reference_search import empty_near
 from solver.pyramid.rules import PyramidState, kinds_fit
@@ -37,13 +38,14 @@ Continuous 8.9 s of CPU instead of 11.4 s (the same verdicts) and Wild Dragons
 16.1 s instead of 20.5 s (4 deals left for the retry instead of 1)."""
 
 
-MAIN_SHARE = 0.25
+MAIN_SHARE = 0.3
 """Of a deal's time limit (CPU seconds, for both searches together), the part
-the main search may use; the tail search has what is left.  The deals that
-reach the tail are decided far sooner by the tail search (Continuous 710514:
-lost in 9 s of CPU by the tail alone; the main search had not decided it in
-60 s), so the main search, which decides almost every deal in a fraction of a
-second, gets a quarter (docs/pyramid.md, "Sixty seconds of CPU")."""
+the main search may use; the tail search has what is left.  On the deals that
+reach the tail the tail search is mostly far quicker (Continuous 442421: lost
+in 5.7 s of CPU by the tail alone, undecided after 60 s by the main search;
+710514: 9.3 s against 38.6 s), but not always (Wild Dragons 22784: won in
+16.1 s by the main search, 33.8 s by the tail): 30% of 60 s covers that one
+and leaves the tail 42 s (docs/pyramid.md, "Sixty seconds of CPU")."""
 
 
 def main_time_limit(time_limit: Optional[float]) -> Optional[float]:
@@ -69,11 +71,16 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
                   time_limit: Optional[float], table_mb: float) -> SolveResult:
     """The answer once the main search (``first``, given
     :func:`main_time_limit`) ended so that :func:`goes_to_tail` (the callers
-    check): the tail search's, with its own node budget ``node_limit`` and the
+    check): lost when the hub lemma (:mod:`solver.pyramid.hub`) proves it, else the
+    tail search's, with its own node budget ``node_limit`` and the
     CPU seconds of ``time_limit`` that the main search left, so a deal takes
     at most ``time_limit`` CPU seconds in all; ``nodes``, ``seconds`` and
     ``cpu_seconds`` count both searches.  Where the tail does not win, the
     longer of the two lines is kept (``longest_exact`` is the tail's)."""
+    why = proves_lost(deal, variant=variant)
+    if why is not None:                   # the hub lemma (solver.pyramid.hub): lost, no search needed
+        first.verdict, first.limit, first.hub = "lost", None, why
+        return first
     if time_limit:
         left = time_limit - first.cpu_seconds
         if left <= 0:                     # the main search used it all (it checks every 1,024 nodes)
@@ -91,11 +98,13 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
 
 def after_unknown_seed(seed: int, *, variant: str, node_limit: Optional[int], time_limit: Optional[float],
                        table_mb: float, nodes: int, seconds: float, deepest: int,
-                       cpu_seconds: float, limit: Optional[str]) -> SolveResult:
+                       cpu_seconds: float, limit: Optional[str], table_entries: int = 0,
+                       table_bytes: int = 0) -> SolveResult:
     """:func:`after_unknown` for a batch chunk's seed, where the main search's
     answer is only its figures (its line is not needed: only its length counts)."""
     first = SolveResult("unknown", variant, nodes=nodes, seconds=seconds, deepest=deepest, seed=seed,
-                        cpu_seconds=cpu_seconds, limit=limit)
+                        cpu_seconds=cpu_seconds, limit=limit, table_entries=table_entries,
+                        table_bytes=table_bytes)
     return after_unknown(deal_from_seed(seed), first, variant=variant, node_limit=node_limit,
                          time_limit=time_limit, table_mb=table_mb)
 
