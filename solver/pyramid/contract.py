@@ -77,7 +77,8 @@ def make_game(*, variant: Optional[str] = None, players: int = 1) -> Pyramid:
 def solve_deal(deal: Deal, *, variant: str = "continuous", limits: Limits = Limits()) -> Result:
     """The exact search on ``deal`` as a :class:`~solver.game.Result` (limits not
     given take :data:`THOUGHTFUL_LIMITS`); ``seconds`` is the whole analysis,
-    the checker's replay included, ``search_seconds`` the search alone."""
+    the checker's replay included, ``search_seconds`` the searches alone in CPU
+    seconds (``time_limit`` counts those, for both searches together)."""
     return thoughtful_answer(deal, variant=variant, limits=limits)[0]
 
 
