@@ -14,7 +14,7 @@ reference.py`` holds the two together.
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset, memcmp, memcpy, memmove
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
 from posix.mman cimport madvise, MADV_HUGEPAGE
 from posix.stdlib cimport posix_memalign
 
@@ -878,7 +878,7 @@ cdef struct Search:
     uint64_t salt            # tie-break of this round's move ordering
     bint cuts                # the two sound relaxation cuts (off only to test them)
     bint bound               # the longest-line search: cut where no line can beat ``deepest``
-    double deadline          # seconds on the monotonic clock; 0: none
+    double deadline          # CPU seconds of this thread (:func:`_cpu_now`); 0: none
     int limit_hit
     uint16_t path[NPOS]      # the winning line, filled on the way back up
     uint16_t line[NPOS]      # the line being searched
@@ -891,6 +891,15 @@ cdef struct Search:
 cdef inline double _now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline double _cpu_now() noexcept nogil:
+    """The CPU seconds this thread has run: the clock of the time limit, so
+    that a limit means the same work on a loaded machine as on an idle one
+    (the search runs in the caller's thread, without the GIL)."""
+    cdef timespec ts
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
@@ -977,7 +986,7 @@ cdef int search(Search *x, int ply) noexcept nogil:
     if x.node_limit and x.nodes > x.node_limit:
         x.limit_hit = LIMIT_NODES
         return ABORTED
-    if x.deadline > 0 and (x.nodes & 1023) == 0 and _now() > x.deadline:
+    if x.deadline > 0 and (x.nodes & 1023) == 0 and _cpu_now() > x.deadline:
         x.limit_hit = LIMIT_TIME
         return ABORTED
     if s.placed > 0 and table_dead(&x.table, s):   # the empty board packs to 0, like an unused entry
@@ -1127,6 +1136,7 @@ cdef struct Decision:
     bint exact               # won, or the longest-line search finished
     uint64_t proof_nodes     # nodes of the proof search (``nodes``)
     double seconds           # the proof search's time
+    double cpu_seconds       # the same in CPU seconds of the thread (what the time limit counts)
     double longest_seconds   # the longest-line search's
 
 
@@ -1134,12 +1144,14 @@ cdef void _decide(Search *x, int start, uint64_t node_limit, double time_limit, 
                   bint cuts, uint64_t longest_budget, bint longest_bound, Decision *d) noexcept nogil:
     """The search (with restarts) from the state the caller set up, then for a
     lost deal the longest-line search (see solve_kinds)."""
-    cdef double t0
+    cdef double t0, c0
     x.cuts = cuts
     t0 = _now()
-    x.deadline = t0 + time_limit if time_limit > 0 else 0.0
+    c0 = _cpu_now()
+    x.deadline = c0 + time_limit if time_limit > 0 else 0.0
     d.verdict = _search_with_restarts(x, node_limit, first_round, start)
     d.seconds = _now() - t0
+    d.cpu_seconds = _cpu_now() - c0
     d.exact = d.verdict == WON
     d.proof_nodes = x.nodes
     d.longest_seconds = 0.0
@@ -1172,7 +1184,8 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
 
     Returns a dict: ``verdict`` ('won', 'lost' or 'unknown'), ``moves`` (the
     winning line as (kind, position) pairs, empty unless won), ``nodes``,
-    ``seconds``, ``limit`` ('nodes', 'time' or None), ``table_entries`` (peak
+    ``seconds`` (wall), ``cpu_seconds`` (CPU seconds of the calling thread:
+    the clock of ``time_limit``), ``limit`` ('nodes', 'time' or None), ``table_entries`` (peak
     occupied entries), ``table_bytes`` (allocated), ``deepest`` and
     ``deepest_line`` (the line that placed the most tiles), ``relaxed_cuts``.
 
@@ -1224,6 +1237,7 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
         moves = [(x.path[i] & 31, x.path[i] >> 5) for i in range(start, NPOS)] if r == WON else []
         return {
             "verdict": VERDICTS[r], "moves": moves, "nodes": d.proof_nodes, "seconds": d.seconds,
+            "cpu_seconds": d.cpu_seconds,
             "limit": LIMITS[x.limit_hit] if r == ABORTED else None,
             "table_entries": x.table.used, "relaxed_cuts": x.relaxed_cuts, "deepest": x.deepest,
             "deepest_line": moves if r == WON else [(x.deep_line[i] & 31, x.deep_line[i] >> 5)
@@ -1276,8 +1290,9 @@ def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limi
     does, one call for a whole chunk of a batch.
 
     Returns one tuple per seed: (verdict, limit, nodes, seconds, deepest,
-    longest_exact, table_entries, table_bytes, line, blind, extra_seconds),
-    where ``seconds`` is the proof search's time and ``line`` bytes of (kind,
+    longest_exact, table_entries, table_bytes, line, blind, extra_seconds,
+    cpu_seconds), where ``seconds`` is the proof search's time (``cpu_seconds``
+    the same in CPU seconds of the thread, the clock of ``time_limit``) and ``line`` bytes of (kind,
     position) pairs: the winning line when won, else the line that placed
     ``deepest`` tiles.  The winning line is not checked here: the caller has it
     replayed by the separate checker.  ``blind``: where the longest line is not
@@ -1312,7 +1327,7 @@ def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limi
                         d.proof_nodes, d.seconds, NPOS if d.verdict == WON else x.deepest, bool(d.exact),
                         x.table.used, x.table.size * ENTRY_BYTES,
                         _line_bytes(x.path, 0, NPOS) if d.verdict == WON else _line_bytes(x.deep_line, 0, x.deepest),
-                        blind, d.longest_seconds + blind_seconds))
+                        blind, d.longest_seconds + blind_seconds, d.cpu_seconds))
             table_reset(&x.table)
         return out
     finally:

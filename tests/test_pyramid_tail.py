@@ -3,6 +3,7 @@ decided completely, against its pure-Python twin and the budgeted relaxation; it
 verdicts against the main search's; the hook after an unknown."""
 import json
 import random
+import time
 
 import pytest
 
@@ -15,7 +16,8 @@ from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.reference_search import can_finish_relaxed
 from solver.pyramid.rules import Move, PyramidGame
 from solver.pyramid.search import VARIANT_CODES, deal_kinds, solve
-from solver.pyramid.tail import TAIL_FROM, can_finish_pooled, settle
+from solver.pyramid.tail import (MAIN_SHARE, TAIL_FROM, after_unknown, can_finish_pooled, goes_to_tail,
+                                 main_time_limit, settle)
 from solver.pyramid.tiles import TILES
 
 VARIANTS = ("continuous", "wild-dragons")
@@ -139,3 +141,50 @@ def test_the_analysis_hands_an_unknown_to_the_tail_and_both_paths_store_the_same
                 assert answer.verdict in ("lost", "won") and answer.nodes > TAIL_FROM   # both searches counted
     small = solve_deal(deal_from_seed(394284), variant="continuous", limits=Limits(node_limit=TAIL_FROM // 2))
     assert (small.verdict, small.limit) == ("unknown", "nodes")      # a small limit: no tail
+
+
+# -- the time limit: CPU seconds, one budget for both searches ------------------------
+UNDECIDED = 764002      # Continuous: neither search (nor the hub lemma) decides it in a minute
+
+
+def test_the_time_limit_counts_the_cpu_seconds_of_the_searching_thread():
+    t0 = time.thread_time()
+    r = solve(deal_from_seed(UNDECIDED), node_limit=0, time_limit=0.3, longest=False)
+    spent = time.thread_time() - t0
+    assert (r.verdict, r.limit) == ("unknown", "time")
+    assert 0.3 <= r.cpu_seconds <= spent and r.cpu_seconds < 0.45    # read every 1,024 nodes
+    assert r.cpu_seconds <= r.seconds + 0.01                           # a thread's CPU never outruns the wall
+
+
+def test_a_deal_gets_its_time_limit_once_the_main_search_a_share_the_tail_the_rest():
+    limits = Limits(node_limit=10 ** 9, time_limit=0.8, table_mb=64)
+    main = solve(deal_from_seed(UNDECIDED), node_limit=10 ** 9, time_limit=main_time_limit(0.8), longest=False)
+    assert main.limit == "time" and 0.8 * MAIN_SHARE <= main.cpu_seconds < 0.8 * MAIN_SHARE + 0.15
+    answer = solve_deal(deal_from_seed(UNDECIDED), variant="continuous", limits=limits)
+    assert (answer.verdict, answer.limit) == ("unknown", "time")
+    assert 0.8 <= answer.fields["search_seconds"] < 0.95 and answer.nodes > main.nodes   # both searches ran
+    (row,) = thoughtful_rows([UNDECIDED], variant="continuous", limits=limits)
+    assert row[1:3] == ["unknown", "time"] and 0.8 <= json.loads(row[5])["search_seconds"] < 0.95
+
+
+def test_no_time_left_no_tail():
+    first = solve(deal_from_seed(UNDECIDED), node_limit=0, time_limit=0.05, longest=False)
+    assert goes_to_tail(first.verdict, first.nodes, first.limit)
+    r = after_unknown(deal_from_seed(UNDECIDED), first, variant="continuous", node_limit=None,
+                      time_limit=first.cpu_seconds, table_mb=64)
+    assert r is first and r.limit == "time"
+    assert not goes_to_tail("unknown", TAIL_FROM - 1, "nodes") and goes_to_tail("unknown", TAIL_FROM, "nodes")
+    assert not goes_to_tail("lost", TAIL_FROM, None)
+
+
+# Deals of seeds 1-1,000,000 that the retry of the first pass decided only past 60 s of
+# wall time (docs/pyramid.md, "Sixty seconds of CPU"): within 60 s of CPU now.
+OVER_A_MINUTE = [("continuous", 710514, "lost"), ("continuous", 442421, "lost")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant,seed,verdict", OVER_A_MINUTE)
+def test_the_deals_once_over_a_minute_are_decided_within_sixty_cpu_seconds(variant, seed, verdict):
+    answer = solve_deal(deal_from_seed(seed), variant=variant,
+                        limits=Limits(node_limit=10 ** 9, time_limit=60, table_mb=1024))
+    assert answer.verdict == verdict and answer.fields["search_seconds"] <= 60

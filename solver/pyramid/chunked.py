@@ -14,7 +14,8 @@ the per-seed path.
 
 A row's ``seconds`` is the whole analysis as the kernels time it (the search,
 then the checker's replay of a won line, or the longest-line search and any
-blind play of a deal not won); ``search_seconds`` the search alone.
+blind play of a deal not won, on the wall clock); ``search_seconds`` the
+search alone, in CPU seconds (what the time limit counts).
 
 >>> from solver.pyramid.contract import THOUGHTFUL_LIMITS
 >>> rows = thoughtful_rows([1, 2], variant="continuous", limits=THOUGHTFUL_LIMITS)
@@ -29,7 +30,7 @@ from solver.cext import pyramid as _search
 from solver.cext import pyramid_check as _checker
 from solver.game import Limits
 from solver.pyramid.search import VARIANT_CODES, SolverBug
-from solver.pyramid.tail import TAIL_FROM, after_unknown_seed
+from solver.pyramid.tail import after_unknown_seed, goes_to_tail, main_time_limit
 
 _FIELDS = ('{"deepest":%d,"longest_exact":%s,"placed":%d,"search_seconds":%r,"slots":%s,'
            '"table_bytes":%d,"table_entries":%d}')
@@ -42,19 +43,21 @@ def thoughtful_rows(seeds: Sequence[int], *, variant: str, limits: Limits) -> Li
     code = VARIANT_CODES[variant]
     seeds = list(seeds)
     answers = _search.solve_seeds(seeds, variant=code, node_limit=int(limits.node_limit or 0),
-                                  time_limit=float(limits.time_limit or 0.0),
+                                  time_limit=float(main_time_limit(limits.time_limit) or 0.0),
                                   table_bytes=int(limits.table_mb * (1 << 20)))
     won = [i for i, a in enumerate(answers) if a[0] == "won"]
     checks = dict(zip(won, _checker.check_seeds([seeds[i] for i in won], [answers[i][8] for i in won], code)))
     rows = []
-    for i, (seed, (verdict, limit, nodes, seconds, deepest, exact, entries, table_bytes, line, blind, extra)) \
+    for i, (seed, (verdict, limit, nodes, seconds, deepest, exact, entries, table_bytes, line, blind, extra, cpu)) \
             in enumerate(zip(seeds, answers)):
         slots = "null"
-        if verdict == "unknown" and nodes >= TAIL_FROM:   # the tail search (solver.pyramid.tail), same limits
+        if goes_to_tail(verdict, nodes, limit):   # the tail search (solver.pyramid.tail): the time left
             t = after_unknown_seed(seed, variant=variant, node_limit=limits.node_limit,
                                    time_limit=limits.time_limit, table_mb=limits.table_mb,
-                                   nodes=nodes, seconds=seconds, deepest=deepest)
+                                   nodes=nodes, seconds=seconds, deepest=deepest, cpu_seconds=cpu, limit=limit,
+                                   table_entries=entries, table_bytes=table_bytes)
             verdict, limit, nodes, seconds, exact = t.verdict, t.limit, t.nodes, t.seconds, t.longest_exact
+            cpu = t.cpu_seconds
             entries, table_bytes, deepest = t.table_entries, t.table_bytes, (144 if t.verdict == "won" else t.deepest)
             if verdict == "won":
                 slots, extra = f"[{','.join(map(str, t.slots))}]", 0.0
@@ -67,7 +70,7 @@ def thoughtful_rows(seeds: Sequence[int], *, variant: str, limits: Limits) -> Li
             slots = f"[{slots}]"
         elif blind is not None:
             deepest = max(deepest, blind)
-        fields = _FIELDS % (deepest, "true" if exact else "false", deepest, round(seconds, 6), slots,
+        fields = _FIELDS % (deepest, "true" if exact else "false", deepest, round(cpu, 6), slots,
                             table_bytes, entries)
         rows.append([seed, verdict, limit, nodes, round(seconds + extra, 6), fields])
     return rows

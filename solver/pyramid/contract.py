@@ -47,7 +47,7 @@ from solver.pyramid.geometry import POSITIONS
 from solver.pyramid.rules import VARIANTS, Pyramid, PyramidState, check_variant
 from solver.pyramid.search import (DEFAULT_NODE_LIMIT, DEFAULT_TABLE_MB, DEFAULT_TIME_LIMIT, VARIANT_CODES,
                                    SolveResult, deal_kinds, faces_for_line, solve)
-from solver.pyramid.tail import TAIL_FROM, after_unknown
+from solver.pyramid.tail import TAIL_FROM, after_unknown, goes_to_tail, main_time_limit
 from solver.pyramid.tiles import TILES
 
 THOUGHTFUL_LIMITS = Limits(DEFAULT_NODE_LIMIT, DEFAULT_TIME_LIMIT, DEFAULT_TABLE_MB)
@@ -77,7 +77,8 @@ def make_game(*, variant: Optional[str] = None, players: int = 1) -> Pyramid:
 def solve_deal(deal: Deal, *, variant: str = "continuous", limits: Limits = Limits()) -> Result:
     """The exact search on ``deal`` as a :class:`~solver.game.Result` (limits not
     given take :data:`THOUGHTFUL_LIMITS`); ``seconds`` is the whole analysis,
-    the checker's replay included, ``search_seconds`` the search alone."""
+    the checker's replay included, ``search_seconds`` the searches alone in CPU
+    seconds (``time_limit`` counts those, for both searches together)."""
     return thoughtful_answer(deal, variant=variant, limits=limits)[0]
 
 
@@ -87,9 +88,9 @@ def thoughtful_answer(deal: Deal, *, variant: str = "continuous",
     (moves as :class:`~solver.pyramid.rules.Move`, and ``best_line`` when not won)."""
     t0 = time.perf_counter()
     limits = limits.or_defaults(**THOUGHTFUL_LIMITS.to_dict())
-    r = solve(deal, variant=variant, node_limit=limits.node_limit, time_limit=limits.time_limit,
+    r = solve(deal, variant=variant, node_limit=limits.node_limit, time_limit=main_time_limit(limits.time_limit),
               table_mb=limits.table_mb)
-    if r.verdict == "unknown" and r.nodes >= TAIL_FROM:     # the tail search, under the same limits
+    if goes_to_tail(r.verdict, r.nodes, r.limit):     # the tail search: its own nodes, the time left
         r = after_unknown(deal, r, variant=variant, node_limit=limits.node_limit,
                           time_limit=limits.time_limit, table_mb=limits.table_mb)
     if r.verdict != "won" and not r.longest_exact:
@@ -98,7 +99,7 @@ def thoughtful_answer(deal: Deal, *, variant: str = "continuous",
     fields = {"placed": 144 if won else r.deepest, "deepest": 144 if won else r.deepest,
               "longest_exact": r.longest_exact, "slots": list(r.slots) if won else None,
               "table_entries": r.table_entries, "table_bytes": r.table_bytes,
-              "search_seconds": round(r.seconds, 6)}
+              "search_seconds": round(r.cpu_seconds, 6)}
     return Result(r.verdict, r.limit, r.nodes, time.perf_counter() - t0, list(r.line), fields), r
 
 

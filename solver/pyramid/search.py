@@ -42,6 +42,7 @@ class SolveResult:
     slots: List[int] = field(default_factory=list)   # reserve slot (1-9) of each move
     nodes: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0       # the search's CPU seconds (its thread): what time_limit counts
     limit: Optional[str] = None
     table_entries: int = 0
     table_bytes: int = 0
@@ -50,6 +51,7 @@ class SolveResult:
     best_line: List[Move] = field(default_factory=list)  # not won: the line that placed most tiles
     longest_exact: bool = False    # no line places more tiles than best_line (won: always)
     best_source: Optional[str] = None   # not won: "search" (the contract adds "greedy", "lookahead")
+    hub: Optional[str] = None      # lost by the hub lemma (solver.pyramid.hub): its reason
 
     @property
     def moves(self) -> List[Move]:
@@ -99,8 +101,10 @@ def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] 
           after: Sequence[Move] = (), longest: bool = True, tail: bool = False) -> SolveResult:
     """Decide whether a thoughtful player (who knows the whole deal) can win it.
 
-    ``node_limit``/``time_limit`` of None or 0 mean no limit; ``table_mb`` bounds
-    the transposition table.  A ``won`` line is named and replayed by the
+    ``node_limit``/``time_limit`` of None or 0 mean no limit; ``time_limit``
+    counts CPU seconds of the searching thread (the same work at any load),
+    ``seconds`` is wall time and ``cpu_seconds`` what the limit counted;
+    ``table_mb`` bounds the transposition table.  A ``won`` line is named and replayed by the
     compiled checker (:func:`~solver.pyramid.check.name_and_check`, a kernel
     that shares nothing with the search) before it is returned.
 
@@ -117,6 +121,7 @@ def solve(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] 
                             table_bytes=int(table_mb * (1 << 20)), prefix=kinds,
                             longest_budget=4000 if longest else 0, tail=tail)
     result = SolveResult(raw["verdict"], variant, nodes=raw["nodes"], seconds=raw["seconds"],
+                         cpu_seconds=raw["cpu_seconds"],
                          limit=raw["limit"], table_entries=raw["table_entries"],
                          table_bytes=raw["table_bytes"], deepest=raw["deepest"], seed=deal.seed)
     if result.verdict == "won":

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Optional
 
 from solver.pyramid.deal import Deal, deal_from_seed
+from solver.pyramid.hub import proves_lost
 from solver.pyramid.search import DEFAULT_TABLE_MB, SolveResult, solve
 from solver.pyramid.reference_search import empty_near
 from solver.pyramid.rules import PyramidState, kinds_fit
@@ -37,6 +38,28 @@ Continuous 8.9 s of CPU instead of 11.4 s (the same verdicts) and Wild Dragons
 16.1 s instead of 20.5 s (4 deals left for the retry instead of 1)."""
 
 
+MAIN_SHARE = 0.3
+"""Of a deal's time limit (CPU seconds, for both searches together), the part
+the main search may use; the tail search has what is left.  On the deals that
+reach the tail the tail search is mostly far quicker (Continuous 442421: lost
+in 5.7 s of CPU by the tail alone, undecided after 60 s by the main search;
+710514: 9.3 s against 38.6 s), but not always (Wild Dragons 22784: won in
+16.1 s by the main search, 33.8 s by the tail): 30% of 60 s covers that one
+and leaves the tail 42 s (docs/pyramid.md, "Sixty seconds of CPU")."""
+
+
+def main_time_limit(time_limit: Optional[float]) -> Optional[float]:
+    """The main search's share of ``time_limit`` (None: no limit)."""
+    return time_limit * MAIN_SHARE if time_limit else time_limit
+
+
+def goes_to_tail(verdict: str, nodes: int, limit: Optional[str]) -> bool:
+    """Does an answer of the main search go on to the tail search?  When it
+    ended unknown after at least :data:`TAIL_FROM` nodes, or on its share of
+    the time limit (the rest of the time is the tail's)."""
+    return verdict == "unknown" and (nodes >= TAIL_FROM or limit == "time")
+
+
 def settle(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int] = None,
            time_limit: Optional[float] = None, table_mb: float = DEFAULT_TABLE_MB) -> SolveResult:
     """The tail search alone on ``deal``, under the limits given (None: none)."""
@@ -46,24 +69,42 @@ def settle(deal: Deal, *, variant: str = "continuous", node_limit: Optional[int]
 
 def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: Optional[int],
                   time_limit: Optional[float], table_mb: float) -> SolveResult:
-    """The answer once the main search (``first``) ended unknown after at least
-    :data:`TAIL_FROM` nodes (the callers check): the tail search's,
-    under the same limits (its own budget: a deal may take twice the time limit),
-    with ``nodes`` and ``seconds`` counting both searches.  Where the tail does
-    not win, the longer of the two lines is kept (``longest_exact`` is the tail's)."""
+    """The answer once the main search (``first``, given
+    :func:`main_time_limit`) ended so that :func:`goes_to_tail` (the callers
+    check): lost when the hub lemma (:mod:`solver.pyramid.hub`) proves it, else the
+    tail search's, with its own node budget ``node_limit`` and the
+    CPU seconds of ``time_limit`` that the main search left, so a deal takes
+    at most ``time_limit`` CPU seconds in all; ``nodes``, ``seconds`` and
+    ``cpu_seconds`` count both searches.  Where the tail does not win, the
+    longer of the two lines is kept (``longest_exact`` is the tail's)."""
+    why = proves_lost(deal, variant=variant)
+    if why is not None:                   # the hub lemma (solver.pyramid.hub): lost, no search needed
+        first.verdict, first.limit, first.hub = "lost", None, why
+        return first
+    if time_limit:
+        left = time_limit - first.cpu_seconds
+        if left <= 0:                     # the main search used it all (it checks every 1,024 nodes)
+            first.limit = "time"
+            return first
+        time_limit = left
     r = settle(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
     r.nodes += first.nodes
     r.seconds += first.seconds
+    r.cpu_seconds += first.cpu_seconds
     if r.verdict != "won" and first.deepest > r.deepest:
         r.deepest, r.best_line, r.best_source = first.deepest, first.best_line, first.best_source
     return r
 
 
 def after_unknown_seed(seed: int, *, variant: str, node_limit: Optional[int], time_limit: Optional[float],
-                       table_mb: float, nodes: int, seconds: float, deepest: int) -> SolveResult:
+                       table_mb: float, nodes: int, seconds: float, deepest: int,
+                       cpu_seconds: float, limit: Optional[str], table_entries: int = 0,
+                       table_bytes: int = 0) -> SolveResult:
     """:func:`after_unknown` for a batch chunk's seed, where the main search's
     answer is only its figures (its line is not needed: only its length counts)."""
-    first = SolveResult("unknown", variant, nodes=nodes, seconds=seconds, deepest=deepest, seed=seed)
+    first = SolveResult("unknown", variant, nodes=nodes, seconds=seconds, deepest=deepest, seed=seed,
+                        cpu_seconds=cpu_seconds, limit=limit, table_entries=table_entries,
+                        table_bytes=table_bytes)
     return after_unknown(deal_from_seed(seed), first, variant=variant, node_limit=node_limit,
                          time_limit=time_limit, table_mb=table_mb)
 

@@ -17,6 +17,7 @@ from typing import List, Optional
 
 from solver.pyramid.deal import Deal
 from solver.pyramid.geometry import START
+from solver.pyramid.hub import proves_lost
 from solver.pyramid.reference_search import _Relaxed, can_finish_relaxed, exposed_kinds, fits_any
 from solver.pyramid.rules import Move, PyramidGame
 from solver.pyramid.tiles import KIND_DRAGON, N_KINDS, TILES
@@ -52,6 +53,9 @@ def why_lost(deal: Deal, *, variant: str = "continuous", nodes: int) -> str:
     """A sentence on why ``deal`` (proven lost by ``nodes`` positions) is lost."""
     size = f"Proof: {nodes:,} positions searched."
     if nodes > WHY_NODES:
+        hub = proves_lost(deal, variant=variant)
+        if hub is not None:      # the deals the searches could not refute: a short proof instead
+            return f"The hub lemma (docs/pyramid.md): {hub}. The searches before it: {nodes:,} positions, undecided."
         return f"The proof is too large to put in words. {size}"
     start = PyramidGame(deal, variant).new_initial_state()
     firsts, seen = [], set()

@@ -1,0 +1,143 @@
+"""The hub lemma: a short proof that some deals are lost, where the search drowns.
+
+On Continuous 594292 and 642338 every line dies within 23 tiles, and neither search
+refutes the millions of arrangements of the first 19 tiles in a minute
+(docs/pyramid.md, "The hub lemma").  The reason is short:
+
+1. **Phase.**  To draw the deal's tile ``b``, ``b - 8`` tiles must have been
+   placed, all from tiles ``0..b-1``.  Every tile on the board fits a tile put
+   down before it, so the board holds only tiles of the *closure* of the first
+   tile: the tiles of ``0..b-1`` reached from it by fits (a dragon fits all).
+   When the closure has fewer than ``b - 8`` tiles the deal cannot go on; when
+   exactly ``b - 8``, the first ``b - 8`` moves place exactly the closure ``C``.
+2. **Hub.**  If the tiles ``G`` of ``C`` (the first tile not among them) fit no
+   tile of ``C`` but one, ``h`` (not the first tile), each is placed against ``h``, on a neighbour empty when
+   ``h`` went down.  A tile on level 1 has then at most 4 (its parent is a
+   side), a tile above at most 5 (its 4 sides and its top: the tile below is
+   filled first).  So ``|G| >= 6`` is impossible, and ``|G| == 5`` puts ``h`` on
+   level 2 or higher with all four sides and its top among ``G``.  The four sides
+   open only over the 13-position diamond of level 1 around the square below
+   ``h``; with ``h`` higher, or more on level 2, more tiles: at least 19 in all
+   (24 for ``h`` on level 3).  So ``|C| < 19`` is impossible, and ``|C| == 19``
+   puts exactly the 13 other tiles ``R`` of ``C`` on that diamond.
+3. **Parity.**  Give a level-1 square the colour ``(file + rank) mod 2``.  Each
+   tile of ``R`` but the first fits a side neighbour on the diamond placed
+   before it (its top comes later), so ``R`` is joined by fits between adjacent
+   squares.  A fit between suited tiles, or of a wind with a 1 or a season with
+   a 9, joins ranks of different parity (a wind is rank 0, a season 10) on squares
+   of different colour; so when ``R`` has no dragon and (in Continuous Pyramid,
+   where they fit) not both a wind and a season, the rank's parity and the square's
+   colour agree over the whole diamond up to one swap: the even-ranked tiles
+   fill one colour.  The diamond has 9 squares of one colour and 4 of the other.
+   Any other count of even ranks in ``R`` is impossible.
+
+A deal is lost when every kind in the first reserve, as the first tile, fails
+at some ``b`` by step 1's count or by steps 2-3.  :func:`proves_lost` says why, or
+returns None (the lemma proves nothing: most deals).  Pure Python, run once on a
+deal that reaches the tail search (microseconds to milliseconds); tested against
+the search's verdicts (tests/test_pyramid_hub.py).
+
+>>> from solver.pyramid.deal import deal_from_seed
+>>> "5 that fit only 3B (tile 17)" in proves_lost(deal_from_seed(594292), variant="continuous")
+True
+>>> proves_lost(deal_from_seed(1), variant="continuous") is None
+True
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from solver.pyramid.deal import RESERVE_SLOTS, Deal
+from solver.pyramid.rules import FIT
+from solver.pyramid.tiles import KIND_DRAGON, KIND_SEASON, KIND_WIND, TILES, kind_rank
+
+DIAMOND = 13
+"""Level-1 squares under a level-2 tile whose four sides are open: the square
+below it and those within two steps of it (9 of its colour, 4 of the other)."""
+HUB_CHILDREN = 5
+"""The most tiles placed against one tile after it (its 4 sides and its top)."""
+
+
+def _name(kind: int) -> str:
+    return next(t.token for t in TILES if t.kind == kind)
+
+
+class _Closure:
+    """The tiles reached by fits from the first tile, among tiles ``0..b-1``,
+    grown one tile ``b`` at a time."""
+
+    def __init__(self, kinds: List[int], first: int, fit):
+        self.kinds, self.fit = kinds, fit
+        self.inside, self.have, self.rest, self.b = [first], {kinds[first]}, [], 0
+
+    def _reaches(self, k: int) -> bool:
+        return k == KIND_DRAGON or KIND_DRAGON in self.have or any(self.fit[k][u] for u in self.have)
+
+    def grow_to(self, b: int) -> List[int]:
+        while self.b < b:
+            i, self.b = self.b, self.b + 1
+            if i == self.inside[0]:
+                continue
+            if not self._reaches(self.kinds[i]):
+                self.rest.append(i)
+                continue
+            todo = [i]
+            while todo:
+                j = todo.pop()
+                self.inside.append(j)
+                self.have.add(self.kinds[j])
+                reached = [r for r in self.rest if self._reaches(self.kinds[r])]
+                self.rest = [r for r in self.rest if r not in reached]
+                todo.extend(reached)
+        return self.inside
+
+
+def _hub_parity(kinds: List[int], phase: List[int], first: int, fit, variant: str) -> Optional[str]:
+    """Steps 2-3 on the tiles ``phase`` (indices), which the first ``len(phase)``
+    moves must place, starting with tile ``first``: why that is impossible, or None."""
+    if any(kinds[i] == KIND_DRAGON for i in phase) or len(phase) > DIAMOND + 1 + HUB_CHILDREN:
+        return None
+    for h in phase:
+        if h == first:
+            continue
+        group = [t for t in phase if t not in (h, first) and fit[kinds[t]][kinds[h]]
+                 and not any(fit[kinds[t]][kinds[u]] for u in phase if u not in (t, h))]
+        if len(group) < HUB_CHILDREN:
+            continue
+        fits = f"{len(group)} that fit only {_name(kinds[h])} (tile {h})"
+        if len(group) > HUB_CHILDREN:
+            return f"{fits}: at most {HUB_CHILDREN} go against one tile"
+        if len(phase) < DIAMOND + 1 + HUB_CHILDREN:
+            return f"{fits}, which needs {DIAMOND} more on level 1 under it"
+        rest = [kinds[t] for t in phase if t != h and t not in group]
+        if variant == "continuous" and KIND_WIND in rest and KIND_SEASON in rest:
+            continue
+        even = sum(1 for k in rest if kind_rank(k) % 2 == 0)
+        if even not in (4, 9):
+            return (f"{fits}, so the other {DIAMOND} fill a diamond on level 1 (9 squares of one colour, "
+                    f"4 of the other) with {even} even ranks")
+    return None
+
+
+def proves_lost(deal: Deal, *, variant: str) -> Optional[str]:
+    """Why the lemma proves ``deal`` lost (one clause per first tile), or None."""
+    kinds = [TILES[f].kind for f in deal.faces]
+    fit = FIT[variant]
+    reasons = []
+    for kind in sorted(set(kinds[:RESERVE_SLOTS])):
+        first = kinds.index(kind)
+        closure = _Closure(kinds, first, fit)
+        for b in range(RESERVE_SLOTS + 1, len(kinds)):
+            placed, phase = b - (RESERVE_SLOTS - 1), closure.grow_to(b)
+            if len(phase) < placed:
+                reasons.append(f"first {_name(kind)}: tiles 0-{b - 1} place at most {len(phase)}, "
+                               f"{placed} are needed to draw tile {b}")
+                break
+            if len(phase) == placed:
+                why = _hub_parity(kinds, phase, first, fit, variant)
+                if why is not None:
+                    reasons.append(f"first {_name(kind)}: tiles 0-{b - 1} place {placed} with {why}")
+                    break
+        else:
+            return None
+    return "; ".join(reasons)
