@@ -15,11 +15,12 @@ cdef enum:
     OPT_THREAT = 64      # threat first: against a win next move only the moves that stop it
     OPT_BUCKETS = 128    # two table entries per slot: the deeper result kept, one always replaced
     OPT_TARGETED = 256   # generate only the moves threat first and the bound would search
+    OPT_ZONE = 512       # order-2 threats: a defender move the attacker's 2-move plan survives loses in 4
     OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
-           "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED}
+           "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED, "zone": OPT_ZONE}
 DEFAULT_OPTS = OPT_DEFAULT
 
 cdef int TARGET[12]          # the square each pyramid must end on
@@ -147,6 +148,9 @@ cdef struct Searcher:
     int64_t bound_cuts
     int64_t etc_cuts
     int64_t threat_cuts
+    int64_t zone_plans     # defender's nodes where the attacker had an order-2 plan
+    int64_t zone_cuts      # defender's moves refuted by the plan without a search
+    int64_t zone_static    # of those, refuted by the static test (not played)
     int64_t cut_first      # nodes cut off by the first move searched
     int64_t cut_later      # nodes cut off by a later move
     int64_t all_nodes      # nodes where every move was searched (no cut-off)
@@ -425,6 +429,238 @@ cdef bint _keeps_a_move(State *st, int32_t *scratch) noexcept nogil:
     return False
 
 
+# -- order-2 threats (OPT_ZONE; twin solver/boundary/threats.py) -------------------------
+
+cdef inline uint64_t _landings(int32_t m) noexcept nogil:
+    """The squares move ``m`` fills: its pyramid's landing and its stone's."""
+    cdef uint64_t placed = <uint64_t>1 << ((m >> 6) & 63)
+    if m & STONE_FLAG:
+        placed |= <uint64_t>1 << ((m >> 18) & 63)
+    return placed
+
+
+cdef inline uint64_t _needs(int32_t m) noexcept nogil:
+    """The squares move ``m`` needs free of the other side's pieces: the paths and
+    landings of its stone and its pyramid (the other side cannot vacate or stack on any
+    of the mover's pieces, so filling one of these is the only way to make ``m`` illegal)."""
+    cdef uint64_t mask = BETWEEN[m & 63][(m >> 6) & 63] | (<uint64_t>1 << ((m >> 6) & 63))
+    if m & STONE_FLAG:
+        mask |= BETWEEN[(m >> 12) & 63][(m >> 18) & 63] | (<uint64_t>1 << ((m >> 18) & 63))
+    return mask
+
+
+cdef bint _can_block(State *st, const uint64_t *req, int nw, int32_t *scratch) noexcept nogil:
+    """The side to move X has a move that lands on a square of every one of the ``nw``
+    completing moves ``req`` of the other side Y (``_win_paths``), or that completes X's
+    own exchange.  Threat first's test, as a yes/no (only moves landing on ``req[0]``, or
+    on X's bases when X is one move from its exchange, can do either)."""
+    cdef int me = st.side, lbx, n, i, k
+    cdef uint64_t need, placed
+    cdef uint64_t land_ok[NSQ]
+    cdef int pre[2]
+    lbx = exchange_lb(st, me)
+    need = req[0] | (BASE_MASK[me] if lbx == 1 else 0)
+    for i in range(NSQ):
+        land_ok[i] = need
+    n = gen_filtered(st, scratch, MAXMOVES, land_ok, need)
+    _prefixes(st, me, pre)
+    for i in range(n):
+        placed = _landings(scratch[i])
+        for k in range(nw):
+            if not (placed & req[k]):
+                break
+        else:
+            return True
+        if lbx == 1 and _finishes(st, scratch[i], pre):
+            return True
+    return False
+
+
+cdef int32_t _plan2(State *st, int32_t *ymoves, int32_t *scratch, uint64_t *req,
+                    int *nreq) noexcept nogil:
+    """An order-2 threat of the side not to move, Y (exchange bound 2): Y's first move, in
+    generation order among those that lower Y's bound, after which Y (were it Y's turn
+    now) is one move from completing and X, to move, can neither stop every completing
+    move nor complete its own exchange; its completing moves' squares into ``req``
+    (``nreq`` of them).  0 if there is none."""
+    cdef int me = st.side, y = 1 - st.side, n, i, nw
+    cdef int32_t m, found = 0
+    cdef uint64_t land_ok[NSQ]
+    cdef int pre[2]
+    st.side = y
+    st.hash ^= Z_SIDE
+    _prefixes(st, y, pre)
+    _improving(st, pre, land_ok)
+    n = gen_filtered(st, ymoves, MAXMOVES, land_ok, 0)
+    for i in range(n):
+        m = ymoves[i]
+        make(st, m)                                  # X to move
+        if exchange_lb(st, y) == 1:
+            nw = _win_paths(st, req)
+            if nw > 0 and not _can_block(st, req, nw, scratch):
+                found = m
+                nreq[0] = nw
+        unmake(st, m)
+        if found:
+            break
+    st.side = me
+    st.hash ^= Z_SIDE
+    return found
+
+
+cdef struct Zone:
+    # What the order-2 cut knows at a defender's node (``_zone``).
+    int32_t plan          # Y's move (``_plan2``)
+    uint64_t needs        # the squares the plan needs free (``_needs``)
+    uint64_t z            # the squares Y's completing moves after the plan need free
+    uint64_t z1           # those of the completing move needing fewest: every block lands there
+    uint64_t dplan        # the plan's change to the hash
+    uint64_t occ0         # the occupancy after the plan
+    int nreq
+    bint still            # static test allowed: no X stone has a clear line to z
+    int reach[2]          # X's top pyramids per world with a line to z (X stones ignored)
+    int lbx
+    int pre[2]
+    uint64_t req[64]
+
+
+cdef inline bint _reaches(const State *st, int s, uint64_t z, uint64_t occ) noexcept nogil:
+    """The top pyramid on ``s`` has a line to a square of ``z`` clear of ``occ`` but for
+    the mover's stones (a stone leaves before the pyramid moves)."""
+    cdef int i
+    cdef uint64_t zz = LINES[s] & z
+    while zz:
+        i = lsb(zz)
+        zz &= zz - 1
+        if not (BETWEEN[s][i] & occ & ~st.stones[st.side]):
+            return True
+    return False
+
+
+cdef bint _zone(State *st, Zone *zn, int32_t *ymoves, int32_t *scratch) noexcept nogil:
+    """Fill ``zn`` for the side to move X: Y's order-2 plan and what the static test of
+    ``_refutes`` checks X's moves against, taken in the plan's position (X to move, as
+    after any move of X).  False if Y has no plan."""
+    cdef int me = st.side, s, i
+    cdef uint64_t bb, h0, zz
+    zn.plan = _plan2(st, ymoves, scratch, zn.req, &zn.nreq)
+    if not zn.plan:
+        return False
+    zn.needs = _needs(zn.plan)
+    zn.z = 0
+    zn.z1 = zn.req[0]
+    for i in range(zn.nreq):
+        zn.z |= zn.req[i]
+        if __builtin_popcountll(zn.req[i]) < __builtin_popcountll(zn.z1):
+            zn.z1 = zn.req[i]
+    zn.lbx = exchange_lb(st, me)
+    _prefixes(st, me, zn.pre)
+    h0 = st.hash
+    st.side = 1 - me
+    make(st, zn.plan)                # X to move
+    zn.dplan = st.hash ^ h0          # Z_SIDE twice (the flip, the make's): cancels
+    zn.occ0 = st.occ
+    zn.still = True
+    bb = st.stones[me]
+    while bb:
+        s = lsb(bb)
+        bb &= bb - 1
+        zz = LINES[s] & zn.z1 & WORLD_MASK[0 if s % 6 < 3 else 1]
+        while zz:
+            i = lsb(zz)
+            zz &= zz - 1
+            if not (BETWEEN[s][i] & st.occ):
+                zn.still = False        # X's stone can land on z: its follow-ups matter
+    zn.reach[0] = zn.reach[1] = 0
+    bb = st.pyr[me]
+    while bb:
+        s = lsb(bb)
+        bb &= bb - 1
+        if _reaches(st, s, zn.z1, st.occ):
+            zn.reach[0 if s % 6 < 3 else 1] += 1
+    unmake(st, zn.plan)
+    st.side = me
+    return True
+
+
+cdef inline bint _repeats(const uint64_t *path, int ply, uint64_t key) noexcept nogil:
+    """``key`` (a position at ``ply``) is on the path two, four, ... plies up."""
+    cdef int i = ply - 2
+    while i >= 0:
+        if path[i] == key:
+            return True
+        i -= 2
+    return False
+
+
+cdef bint _irrelevant(const State *st, const Zone *zn, int32_t x) noexcept nogil:
+    """The static test: ``x`` (landing off the zone and the plan's squares) gives X no
+    move after the plan that lands on the zone and was not already X's move there in
+    the plan's position (where none stopped Y): it does not change worlds, its pyramid
+    ends off every line to the zone, uncovers no pyramid with one, opens no line into
+    the zone, and changes no stone distances in a world where a pyramid could use them
+    to reach the zone.  Twin: the exact test (tests/test_boundary_zone.py)."""
+    cdef int p0 = x & 63, p1 = (x >> 6) & 63, s0, s1, w = 0 if p0 % 6 < 3 else 1
+    cdef int reach = zn.reach[w]
+    cdef uint64_t z = zn.z1, stone_w = st.stones[st.side] & WORLD_MASK[w]
+    if (p1 % 6 < 3) != (w == 0) or (LINES[p1] & z):
+        return False
+    if _reaches(st, p0, z, zn.occ0):
+        reach -= 1                       # the moved pyramid was counted, now it has none
+    if st.height[p0] >= 2:
+        if LINES[p0] & z:
+            return False                 # it uncovers a pyramid that may reach the zone
+    elif LINES[p0] & z:
+        return False                     # the emptied square opens a line into the zone
+    if x & STONE_FLAG:
+        s0 = (x >> 12) & 63
+        s1 = (x >> 18) & 63
+        if (LINES[s0] & z) or (LINES[s1] & z & WORLD_MASK[w]) or reach > 0:
+            return False
+    elif st.height[p0] == 1 and reach > 0 and stone_w and (LINES[lsb(stone_w)] >> p0) & 1:
+        return False                     # the emptied square lengthens the stone's moves
+    return True
+
+
+cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, int ply,
+                  int32_t *scratch) noexcept nogil:
+    """After X's move ``x`` (at ``ply``), Y's plan is legal and leaves X unable to stop
+    Y's next move completing the exchange: ``x`` loses within 4 plies.  False also when
+    ``x`` completes X's exchange or X's next move could (the bound), or a position of the
+    line repeats one on ``path`` (the search would score the repetition 0).  The static
+    test ``_irrelevant`` answers most moves; the others are played and tested."""
+    cdef int me = st.side, nw, piece, h0, p0
+    cdef bint ok = False
+    cdef uint64_t req[64]
+    cdef uint64_t hx
+    if _landings(x) & zn.needs:
+        return False                                 # x fills a square the plan needs
+    if zn.lbx + _move_delta(st, x, zn.pre) < 2:
+        return False                                 # X may complete: search it
+    if zn.still and not (_landings(x) & zn.z) and _irrelevant(st, zn, x):
+        p0 = x & 63
+        h0 = st.height[p0] - 1
+        piece = st.stack[p0][h0]
+        hx = st.hash ^ Z_SIDE ^ Z_PYR[piece][p0][h0] ^ Z_PYR[piece][(x >> 6) & 63][st.height[(x >> 6) & 63]]
+        if x & STONE_FLAG:
+            hx ^= Z_STONE[me][(x >> 12) & 63] ^ Z_STONE[me][(x >> 18) & 63]
+        if _repeats(path, ply + 1, hx) or _repeats(path, ply + 2, hx ^ zn.dplan):
+            return 0
+        return 2
+    make(st, x)
+    if not _repeats(path, ply + 1, st.hash):
+        make(st, zn.plan)
+        if not _repeats(path, ply + 2, st.hash):
+            if _landings(x) & zn.z:
+                nw = _win_paths(st, req)         # x spoiled some completing move
+                ok = nw > 0 and not _can_block(st, req, nw, scratch)
+            else:                                # every one is still there (and maybe more)
+                ok = not _can_block(st, zn.req, zn.nreq, scratch)
+        unmake(st, zn.plan)
+    unmake(st, x)
+    return ok
+
+
 cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept nogil:
     """Score of the side to move, searched ``depth`` plies, inside (alpha, beta).
 
@@ -439,6 +675,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     cdef State *st = &S.st
     cdef int n, i, j, k, best, v, bi, orig_alpha, bestmove = 0, ttmove = 0, me, lbx = -1, lby = -1
     cdef int bound, nw, kept, searched = 0, targeted
+    cdef bint zoned = False
+    cdef Zone zn
     cdef uint64_t need
     cdef uint64_t land_ok[NSQ]
     cdef uint64_t req[64]
@@ -570,6 +808,16 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                     S.etc_cuts += 1
                     return v
             unmake(st, moves[i])
+    if ((S.opts & OPT_ZONE) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL) and nw == 0
+            and depth >= 4 and -(MATE - ply - 4) <= alpha):
+        # order-2 threat: Y, two moves from its exchange, has a move after which X could
+        # not stop the completion; a move of X that leaves that plan intact loses within
+        # 4 plies, at most alpha here: it fails low without a search (checked move by move)
+        if lby < 0:
+            lby = exchange_lb(st, 1 - me)
+        if lby == 2:
+            zoned = _zone(st, &zn, S.buf + (ply + 1) * MAXMOVES, S.buf + (ply + 2) * MAXMOVES)
+            S.zone_plans += zoned
     best = -MATE - 1
     if targeted == 2:
         # the moves not generated are the bound's cuts: "not a win" (0), past the horizon
@@ -641,6 +889,17 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                 best = 0
                 bestmove = m
             continue
+        if zoned and (S.opts & OPT_ZONE):
+            j = _refutes(st, &zn, m, S.path, ply, S.buf + (ply + 1) * MAXMOVES)
+        else:
+            j = 0
+        if j:
+            S.zone_cuts += 1
+            S.zone_static += j == 2
+            if -(MATE - ply - 4) > best:
+                best = -(MATE - ply - 4)
+                bestmove = m
+            continue
         make(st, m)
         v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
         unmake(st, m)
@@ -689,7 +948,7 @@ cdef class Search:
             raise ValueError("tt_mb must be >= 1")
         if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
             raise ValueError("tt_entries must be 0 or a power of two")
-        assert 0 <= opts < 512, "opts: a mask of OPTIONS"
+        assert 0 <= opts < 1024, "opts: a mask of OPTIONS"
         if tt_entries:
             entries = <uint64_t>tt_entries
         else:
@@ -738,6 +997,8 @@ cdef class Search:
                 "zero_cuts": int(self.S.zero_cuts), "rep_hits": int(self.S.rep_hits),
                 "bound_cuts": int(self.S.bound_cuts), "etc_cuts": int(self.S.etc_cuts),
                 "threat_cuts": int(self.S.threat_cuts), "cut_first": int(self.S.cut_first),
+                "zone_plans": int(self.S.zone_plans), "zone_cuts": int(self.S.zone_cuts),
+                "zone_static": int(self.S.zone_static),
                 "cut_later": int(self.S.cut_later), "all_nodes": int(self.S.all_nodes)}
 
     @property
