@@ -16,7 +16,7 @@ cdef enum:
     OPT_BUCKETS = 128    # two table entries per slot: the deeper result kept, one always replaced
     OPT_TARGETED = 256   # generate only the moves threat first and the bound would search
     OPT_ZONE = 512       # order-2 threats: a defender move the attacker's 2-move plan survives loses in 4
-    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
@@ -1079,6 +1079,39 @@ def completing_paths(Board board):
     cdef uint64_t req[64]
     cdef int n = _win_paths(&board.st, req)
     return sorted(int(req[i]) for i in range(n))
+
+
+def order2_cut(Board board):
+    """The zone cut at ``board`` as the search makes it at a node with no line above it:
+    ``(plan, refuted, static)``, Y's plan (``_plan2``; None when the side not to move has
+    no plan or its bound is not 2), the legal moves of the side to move that the plan
+    refutes (``_refutes``, generation order) and, among them, those the static test
+    answered without playing them.  Twin: ``solver.boundary.threats``."""
+    cdef Zone zn
+    cdef State st = board.st
+    cdef uint64_t path[2]
+    cdef int32_t *buf
+    cdef int n, i, r
+    if board.winner() is not None or exchange_lb(&st, 1 - st.side) != 2:
+        return None, [], []
+    buf = <int32_t *>malloc(sizeof(int32_t) * MAXMOVES * 3)
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        if not _zone(&st, &zn, buf, buf + MAXMOVES):
+            return None, [], []
+        path[0] = st.hash
+        n = gen_moves(&st, buf)
+        refuted, static = [], []
+        for i in range(n):
+            r = _refutes(&st, &zn, buf[i], path, 0, buf + MAXMOVES)
+            if r:
+                refuted.append(decode_move(buf[i]))
+            if r == 2:
+                static.append(decode_move(buf[i]))
+        return decode_move(zn.plan), refuted, static
+    finally:
+        free(buf)
 
 
 def reference_order(Board board):
