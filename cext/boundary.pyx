@@ -130,7 +130,6 @@ cdef inline int lsb(uint64_t b) noexcept nogil:
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_popcountll(unsigned long long) nogil
     void __builtin_prefetch(const void *) nogil
 
 

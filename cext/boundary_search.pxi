@@ -150,7 +150,8 @@ cdef struct Searcher:
     int64_t threat_cuts
     int64_t zone_plans     # defender's nodes where the attacker had an order-2 plan
     int64_t zone_cuts      # defender's moves refuted by the plan without a search
-    int64_t zone_static    # of those, refuted by the static test (not played)
+    int64_t zone_static    # of those, refuted without being played (unstoppable completion)
+    int64_t zone_groups    # defender's nodes where only the moves the plan needs were generated
     int64_t cut_first      # nodes cut off by the first move searched
     int64_t cut_later      # nodes cut off by a later move
     int64_t all_nodes      # nodes where every move was searched (no cut-off)
@@ -513,71 +514,34 @@ cdef struct Zone:
     int32_t plan          # Y's move (``_plan2``)
     uint64_t needs        # the squares the plan needs free (``_needs``)
     uint64_t z            # the squares Y's completing moves after the plan need free
-    uint64_t z1           # those of the completing move needing fewest: every block lands there
+    bint unstoppable      # one completing move needs no square empty: X cannot stop it
     uint64_t dplan        # the plan's change to the hash
-    uint64_t occ0         # the occupancy after the plan
     int nreq
-    bint still            # static test allowed: no X stone has a clear line to z
-    int reach[2]          # X's top pyramids per world with a line to z (X stones ignored)
     int lbx
     int pre[2]
     uint64_t req[64]
 
 
-cdef inline bint _reaches(const State *st, int s, uint64_t z, uint64_t occ) noexcept nogil:
-    """The top pyramid on ``s`` has a line to a square of ``z`` clear of ``occ`` but for
-    the mover's stones (a stone leaves before the pyramid moves)."""
-    cdef int i
-    cdef uint64_t zz = LINES[s] & z
-    while zz:
-        i = lsb(zz)
-        zz &= zz - 1
-        if not (BETWEEN[s][i] & occ & ~st.stones[st.side]):
-            return True
-    return False
-
-
 cdef bint _zone(State *st, Zone *zn, int32_t *ymoves, int32_t *scratch) noexcept nogil:
-    """Fill ``zn`` for the side to move X: Y's order-2 plan and what the static test of
-    ``_refutes`` checks X's moves against, taken in the plan's position (X to move, as
-    after any move of X).  False if Y has no plan."""
-    cdef int me = st.side, s, i
-    cdef uint64_t bb, h0, zz
+    """Fill ``zn`` for the side to move X: Y's order-2 plan and what ``_refutes`` checks
+    X's moves against.  False if Y has no plan."""
+    cdef int me = st.side, i
+    cdef uint64_t h0
     zn.plan = _plan2(st, ymoves, scratch, zn.req, &zn.nreq)
     if not zn.plan:
         return False
     zn.needs = _needs(zn.plan)
     zn.z = 0
-    zn.z1 = zn.req[0]
+    zn.unstoppable = False
     for i in range(zn.nreq):
         zn.z |= zn.req[i]
-        if __builtin_popcountll(zn.req[i]) < __builtin_popcountll(zn.z1):
-            zn.z1 = zn.req[i]
+        zn.unstoppable |= zn.req[i] == 0
     zn.lbx = exchange_lb(st, me)
     _prefixes(st, me, zn.pre)
     h0 = st.hash
     st.side = 1 - me
     make(st, zn.plan)                # X to move
     zn.dplan = st.hash ^ h0          # Z_SIDE twice (the flip, the make's): cancels
-    zn.occ0 = st.occ
-    zn.still = True
-    bb = st.stones[me]
-    while bb:
-        s = lsb(bb)
-        bb &= bb - 1
-        zz = LINES[s] & zn.z1 & WORLD_MASK[0 if s % 6 < 3 else 1]
-        while zz:
-            i = lsb(zz)
-            zz &= zz - 1
-            if not (BETWEEN[s][i] & st.occ):
-                zn.still = False        # X's stone can land on z: its follow-ups matter
-    zn.reach[0] = zn.reach[1] = 0
-    bb = st.pyr[me]
-    while bb:
-        s = lsb(bb)
-        bb &= bb - 1
-        if _reaches(st, s, zn.z1, st.occ):
-            zn.reach[0 if s % 6 < 3 else 1] += 1
     unmake(st, zn.plan)
     st.side = me
     return True
@@ -593,42 +557,15 @@ cdef inline bint _repeats(const uint64_t *path, int ply, uint64_t key) noexcept 
     return False
 
 
-cdef bint _irrelevant(const State *st, const Zone *zn, int32_t x) noexcept nogil:
-    """The static test: ``x`` (landing off the zone and the plan's squares) gives X no
-    move after the plan that lands on the zone and was not already X's move there in
-    the plan's position (where none stopped Y): it does not change worlds, its pyramid
-    ends off every line to the zone, uncovers no pyramid with one, opens no line into
-    the zone, and changes no stone distances in a world where a pyramid could use them
-    to reach the zone.  Twin: the exact test (tests/test_boundary_zone.py)."""
-    cdef int p0 = x & 63, p1 = (x >> 6) & 63, s0, s1, w = 0 if p0 % 6 < 3 else 1
-    cdef int reach = zn.reach[w]
-    cdef uint64_t z = zn.z1, stone_w = st.stones[st.side] & WORLD_MASK[w]
-    if (p1 % 6 < 3) != (w == 0) or (LINES[p1] & z):
-        return False
-    if _reaches(st, p0, z, zn.occ0):
-        reach -= 1                       # the moved pyramid was counted, now it has none
-    if st.height[p0] >= 2:
-        if LINES[p0] & z:
-            return False                 # it uncovers a pyramid that may reach the zone
-    elif LINES[p0] & z:
-        return False                     # the emptied square opens a line into the zone
-    if x & STONE_FLAG:
-        s0 = (x >> 12) & 63
-        s1 = (x >> 18) & 63
-        if (LINES[s0] & z) or (LINES[s1] & z & WORLD_MASK[w]) or reach > 0:
-            return False
-    elif st.height[p0] == 1 and reach > 0 and stone_w and (LINES[lsb(stone_w)] >> p0) & 1:
-        return False                     # the emptied square lengthens the stone's moves
-    return True
-
-
 cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, int ply,
                   int32_t *scratch) noexcept nogil:
     """After X's move ``x`` (at ``ply``), Y's plan is legal and leaves X unable to stop
     Y's next move completing the exchange: ``x`` loses within 4 plies.  False also when
     ``x`` completes X's exchange or X's next move could (the bound), or a position of the
-    line repeats one on ``path`` (the search would score the repetition 0).  The static
-    test ``_irrelevant`` answers most moves; the others are played and tested."""
+    line repeats one on ``path`` (the search would score the repetition 0).  Returns 2
+    when the plan prepares an unstoppable completion (a small pyramid one step from its
+    place: then only the plan's squares and X's bound matter, and ``x`` is not played),
+    1 when ``x`` and the plan were played and X found no defence, 0 otherwise."""
     cdef int me = st.side, nw, piece, h0, p0
     cdef bint ok = False
     cdef uint64_t req[64]
@@ -637,7 +574,7 @@ cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, in
         return False                                 # x fills a square the plan needs
     if zn.lbx + _move_delta(st, x, zn.pre) < 2:
         return False                                 # X may complete: search it
-    if zn.still and not (_landings(x) & zn.z) and _irrelevant(st, zn, x):
+    if zn.unstoppable:
         p0 = x & 63
         h0 = st.height[p0] - 1
         piece = st.stack[p0][h0]
@@ -772,6 +709,16 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             nw = _win_paths(st, req)
             if nw > 0 and lbx < 0:
                 lbx = exchange_lb(st, me)
+    if ((S.opts & OPT_ZONE) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL) and nw == 0
+            and depth >= 4 and -(MATE - ply - 4) <= alpha):
+        # order-2 threat: Y, two moves from its exchange, has a move after which X could
+        # not stop the completion; a move of X that leaves that plan intact loses within
+        # 4 plies, at most alpha here: it fails low without a search (checked move by move)
+        if lby < 0:
+            lby = exchange_lb(st, 1 - me)
+        if lby == 2:
+            zoned = _zone(st, &zn, S.buf + (ply + 1) * MAXMOVES, S.buf + (ply + 2) * MAXMOVES)
+            S.zone_plans += zoned
     targeted = 0
     if (S.opts & OPT_TARGETED) and nw > 0:
         # generate only the moves that can block: a stone or a pyramid landing on the
@@ -789,6 +736,18 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
         _improving(st, pre, land_ok)
         n = gen_filtered(st, moves, MAXMOVES, land_ok, 0)
         targeted = 2
+    elif (S.opts & OPT_TARGETED) and zoned and zn.unstoppable and zn.lbx >= 2:
+        # nothing stops the completion the plan prepares (it needs no square empty):
+        # every move loses within 4 but one filling a square the plan needs or, X two
+        # moves from its own exchange, one lowering X's bound; generate only those
+        if zn.lbx == 2:
+            _improving(st, pre, land_ok)
+        else:
+            memset(land_ok, 0, sizeof(land_ok))
+        for i in range(NSQ):
+            land_ok[i] |= zn.needs
+        n = gen_filtered(st, moves, MAXMOVES, land_ok, zn.needs)
+        targeted = 3
     else:
         n = gen_moves(st, moves)
     if n == 0 and (targeted == 0 or not has_move(st)):
@@ -808,17 +767,18 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                     S.etc_cuts += 1
                     return v
             unmake(st, moves[i])
-    if ((S.opts & OPT_ZONE) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL) and nw == 0
-            and depth >= 4 and -(MATE - ply - 4) <= alpha):
-        # order-2 threat: Y, two moves from its exchange, has a move after which X could
-        # not stop the completion; a move of X that leaves that plan intact loses within
-        # 4 plies, at most alpha here: it fails low without a search (checked move by move)
-        if lby < 0:
-            lby = exchange_lb(st, 1 - me)
-        if lby == 2:
-            zoned = _zone(st, &zn, S.buf + (ply + 1) * MAXMOVES, S.buf + (ply + 2) * MAXMOVES)
-            S.zone_plans += zoned
     best = -MATE - 1
+    if targeted == 3:
+        # the moves not generated lose within 4 (at most alpha: they fail low)
+        S.zone_groups += 1
+        best = -(MATE - ply - 4)
+        bestmove = ttmove
+        if bestmove == 0:
+            if n > 0:
+                bestmove = moves[0]
+            else:
+                gen_upto(st, &m, 1)
+                bestmove = m
     if targeted == 2:
         # the moves not generated are the bound's cuts: "not a win" (0), past the horizon
         S.bound_cuts += 1
@@ -998,7 +958,7 @@ cdef class Search:
                 "bound_cuts": int(self.S.bound_cuts), "etc_cuts": int(self.S.etc_cuts),
                 "threat_cuts": int(self.S.threat_cuts), "cut_first": int(self.S.cut_first),
                 "zone_plans": int(self.S.zone_plans), "zone_cuts": int(self.S.zone_cuts),
-                "zone_static": int(self.S.zone_static),
+                "zone_static": int(self.S.zone_static), "zone_groups": int(self.S.zone_groups),
                 "cut_later": int(self.S.cut_later), "all_nodes": int(self.S.all_nodes)}
 
     @property
@@ -1085,8 +1045,9 @@ def order2_cut(Board board):
     """The zone cut at ``board`` as the search makes it at a node with no line above it:
     ``(plan, refuted, static)``, Y's plan (``_plan2``; None when the side not to move has
     no plan or its bound is not 2), the legal moves of the side to move that the plan
-    refutes (``_refutes``, generation order) and, among them, those the static test
-    answered without playing them.  Twin: ``solver.boundary.threats``."""
+    refutes (``_refutes``, generation order) and, among them, those refuted without
+    being played (the plan's completion is unstoppable; at such a node the search does
+    not even generate them).  Twin: ``solver.boundary.threats``."""
     cdef Zone zn
     cdef State st = board.st
     cdef uint64_t path[2]

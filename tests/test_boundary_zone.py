@@ -1,9 +1,10 @@
 """The order-2 threat cut (``OPT_ZONE``): the kernel against its pure-Python twin
 (:mod:`solver.boundary.threats`), and the search with the cut against the search without.
 
-The kernel decides most defender moves with a static relevance test, without playing
-them; every move it refutes must be refuted by the twin, which plays every move with the
-reference rules.  The search with the cut must give the same verdicts and distances.
+The kernel refutes most defender moves without playing them (where the plan prepares a
+completion nothing can stop); every move it refutes must be refuted by the twin, which
+plays every move with the reference rules.  The search with the cut must give the same
+verdicts and distances.
 """
 import functools
 
@@ -62,7 +63,7 @@ def test_the_cut_refutes_only_what_the_reference_refutes():
     with_plan, refuted, static, twin_refuted = _check_against_the_twin(positions)
     assert len(positions) >= 10 and with_plan >= 3
     # the cut is conservative, not blind: it finds nearly all the twin's refutations,
-    # most of them by the static test
+    # most of them without playing them
     assert refuted >= 0.95 * twin_refuted and static >= refuted // 2 > 0
 
 
@@ -88,7 +89,7 @@ def _compare(seeds, max_depth, node_limit):
             continue
         got = board.search(max_depth=max_depth, opts=DEFAULT_OPTS | ZONE, node_limit=4 * node_limit)
         assert _answer(got) == _answer(without), format_position(pos)
-        cuts += got["stats"]["zone_cuts"]
+        cuts += got["stats"]["zone_cuts"] + got["stats"]["zone_groups"]
         compared += 1
         decisive += got["result"] in ("win", "loss")
     return compared, decisive, cuts
@@ -96,7 +97,7 @@ def _compare(seeds, max_depth, node_limit):
 
 def test_the_search_with_the_cut_keeps_the_answers():
     compared, decisive, cuts = _compare(range(80), 7, 300_000)
-    assert compared >= 40 and decisive >= 15 and cuts > 1000
+    assert compared >= 40 and decisive >= 15 and cuts > 300
 
 
 @pytest.mark.slow

@@ -12,9 +12,13 @@ which X's own bound is 1 (X might complete in reply to the plan), so the definit
 :func:`refutes` includes that rule.
 
 Everything here is decided by playing the moves with the reference rules
-(:mod:`solver.boundary.rules`, :func:`solver.boundary.bound.completing_paths`); the
-kernel decides most moves by a static relevance test without playing them, and
-``tests/test_boundary_zone.py`` checks every move it refutes against :func:`refutes`.
+(:mod:`solver.boundary.rules`, :func:`solver.boundary.bound.completing_paths`).  The
+kernel plays ``x`` and the plan and asks threat first's question, except where the plan
+prepares a completing move that needs no square empty (a small pyramid one step from
+its place, nearly always the case): nothing can stop that one, so a move is refuted
+unless it fills a square the plan needs or lowers X's bound below 2, and the kernel
+generates only those.  ``tests/test_boundary_zone.py`` checks every move it refutes
+against :func:`refutes`.
 A move that lands on none of a completing move's needed squares leaves that completing
 move legal (it only fills the squares it lands on), which is all :func:`defended` uses.
 """
