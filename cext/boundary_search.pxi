@@ -157,6 +157,7 @@ cdef struct Searcher:
     int64_t all_nodes      # nodes where every move was searched (no cut-off)
     int32_t *buf
     int32_t killer[MAXPLY + 2][2]
+    int32_t plan_killer[MAXPLY + 2]   # the last order-2 plan found at each ply
     uint32_t history[NSQ][NSQ]
 
 
@@ -478,12 +479,14 @@ cdef bint _can_block(State *st, const uint64_t *req, int nw, int32_t *scratch) n
 
 
 cdef int32_t _plan2(State *st, int32_t *ymoves, int32_t *scratch, uint64_t *req,
-                    int *nreq) noexcept nogil:
+                    int *nreq, int32_t first) noexcept nogil:
     """An order-2 threat of the side not to move, Y (exchange bound 2): Y's first move, in
     generation order among those that lower Y's bound, after which Y (were it Y's turn
     now) is one move from completing and X, to move, can neither stop every completing
     move nor complete its own exchange; its completing moves' squares into ``req``
-    (``nreq`` of them).  0 if there is none."""
+    (``nreq`` of them).  ``first``, when among those moves, is tried first (the plan
+    found at a sibling node: the answer is then the first plan, not always the first
+    in generation order).  0 if there is none."""
     cdef int me = st.side, y = 1 - st.side, n, i, nw
     cdef int32_t m, found = 0
     cdef uint64_t land_ok[NSQ]
@@ -493,6 +496,12 @@ cdef int32_t _plan2(State *st, int32_t *ymoves, int32_t *scratch, uint64_t *req,
     _prefixes(st, y, pre)
     _improving(st, pre, land_ok)
     n = gen_filtered(st, ymoves, MAXMOVES, land_ok, 0)
+    if first:
+        for i in range(n):
+            if ymoves[i] == first:
+                ymoves[i] = ymoves[0]
+                ymoves[0] = first
+                break
     for i in range(n):
         m = ymoves[i]
         make(st, m)                                  # X to move
@@ -522,12 +531,12 @@ cdef struct Zone:
     uint64_t req[64]
 
 
-cdef bint _zone(State *st, Zone *zn, int32_t *ymoves, int32_t *scratch) noexcept nogil:
+cdef bint _zone(State *st, Zone *zn, int32_t *ymoves, int32_t *scratch, int32_t first) noexcept nogil:
     """Fill ``zn`` for the side to move X: Y's order-2 plan and what ``_refutes`` checks
     X's moves against.  False if Y has no plan."""
     cdef int me = st.side, i
     cdef uint64_t h0
-    zn.plan = _plan2(st, ymoves, scratch, zn.req, &zn.nreq)
+    zn.plan = _plan2(st, ymoves, scratch, zn.req, &zn.nreq, first)
     if not zn.plan:
         return False
     zn.needs = _needs(zn.plan)
@@ -717,8 +726,11 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
         if lby < 0:
             lby = exchange_lb(st, 1 - me)
         if lby == 2:
-            zoned = _zone(st, &zn, S.buf + (ply + 1) * MAXMOVES, S.buf + (ply + 2) * MAXMOVES)
-            S.zone_plans += zoned
+            zoned = _zone(st, &zn, S.buf + (ply + 1) * MAXMOVES, S.buf + (ply + 2) * MAXMOVES,
+                          S.plan_killer[ply])
+            if zoned:
+                S.zone_plans += 1
+                S.plan_killer[ply] = zn.plan
     targeted = 0
     if (S.opts & OPT_TARGETED) and nw > 0:
         # generate only the moves that can block: a stone or a pyramid landing on the
@@ -1059,7 +1071,7 @@ def order2_cut(Board board):
     if buf == NULL:
         raise MemoryError()
     try:
-        if not _zone(&st, &zn, buf, buf + MAXMOVES):
+        if not _zone(&st, &zn, buf, buf + MAXMOVES, 0):
             return None, [], []
         path[0] = st.hash
         n = gen_moves(&st, buf)
