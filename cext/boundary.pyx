@@ -52,6 +52,7 @@ cdef uint64_t RAY_PATH[NSQ][8][6]    # squares passed over (steps 1..k-1)
 cdef uint8_t RAY_CROSS[NSQ][8][6]    # 1 if the k steps cross the continuum
 cdef int IN_WORLD[NSQ][8]            # most steps that stay in the square's world
 cdef uint64_t RING[NSQ][6]           # squares exactly k steps away on a straight line
+cdef uint64_t LINES_W[NSQ]           # squares on a straight line inside the square's world
 cdef uint64_t WORLD_MASK[2]
 cdef uint64_t BASE_MASK[2]           # a player's own two bases
 cdef uint64_t BOARD = (<uint64_t>1 << 36) - 1
@@ -94,6 +95,8 @@ cdef void _init_tables():
                 t = nr * 6 + nf
                 RAY_SQ[s][d][k] = t
                 RING[s][k] |= <uint64_t>1 << t
+                if (f < 3) == (nf < 3):
+                    LINES_W[s] |= <uint64_t>1 << t
                 RAY_PATH[s][d][k] = path
                 RAY_CROSS[s][d][k] = (f < 3) != (nf < 3)
                 if not RAY_CROSS[s][d][k] and IN_WORLD[s][d] == k - 1:
@@ -192,7 +195,9 @@ cdef int gen_filtered(const State *st, int32_t *out, int limit, const uint64_t *
             s = lsb(bb)
             bb &= bb - 1
             k = st.stack[s][st.height[s] - 1] % 3 + 1
-            here = allowed & land_ok[s]
+            here = allowed & land_ok[s] & RING[s][k]
+            if not here:
+                continue
             for d in range(8):
                 if k > IN_WORLD[s][d]:
                     continue
@@ -220,6 +225,8 @@ cdef int gen_filtered(const State *st, int32_t *out, int limit, const uint64_t *
             for k in range(1, 6):
                 if RING[p][k] & land_ok[p]:
                     kmask |= 1U << k
+        if not kmask and not (stone_ok & LINES_W[s0]):
+            continue               # no pyramid may land anywhere, nor the stone
         for d in range(8):
             for k in range(1, IN_WORLD[s0][d] + 1):
                 s1 = RAY_SQ[s0][d][k]
