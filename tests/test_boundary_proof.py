@@ -72,6 +72,17 @@ def test_eight_plies_back_red_loses_in_12():
 
 
 @needs_record
+@pytest.mark.slow
+def test_nine_plies_back_green_wins_in_13():
+    # about 60 CPU seconds: Green, to move after Red's 17th move, wins in 13, and its
+    # recorded reply (b3-b5) keeps the win (Red then loses in 12: the test above)
+    out = solve_position(_record_positions()[-10], time_limit=1200)
+    assert (out["result"], out["plies"]) == ("win", 13)
+    assert out["best"] == "(b3-b5)"
+    assert consistent({"verdict": "won", "plies": 13}, {"verdict": "lost", "plies": 12})
+
+
+@needs_record
 def test_answers_along_the_record_agree():
     answers = [_proof(back) for back in sorted(LAST_SIX, reverse=True)]   # in game order
     for before, after in zip(answers, answers[1:]):
