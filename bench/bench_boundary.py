@@ -89,3 +89,32 @@ def test_report_techniques(capsys):
                   f"x{dcpu / base[5]:.1f} CPU time)", end="")
         print()
     assert rows[0][1] in ("loss", "win")
+
+
+def test_report_record(capsys):
+    """The record's positions counted back from the final one (docs/boundary.md, the
+    table): ``BOUNDARY_BACKS`` (``0-12``) each within ``BOUNDARY_TIME`` seconds (60) of wall
+    time, with the default options changed by ``BOUNDARY_OPTS`` (``-zone,+etc``): answer,
+    nodes, wall and CPU seconds, depth completed, load average."""
+    import os
+    from solver.cext.boundary import DEFAULT_OPTS, OPTIONS
+    first, _, last = os.environ.get("BOUNDARY_BACKS", "0-12").partition("-")
+    limit = float(os.environ.get("BOUNDARY_TIME", "60"))
+    opts = DEFAULT_OPTS
+    for change in filter(None, os.environ.get("BOUNDARY_OPTS", "").split(",")):
+        bit = OPTIONS[change[1:]]
+        opts = opts | bit if change[0] == "+" else opts & ~bit
+    rows = []
+    for back in range(int(first), int(last or first) + 1):
+        pos = _record_position(back)
+        t, cpu = time.perf_counter(), time.process_time()
+        out = Board.from_position(pos).search(max_depth=40, time_limit=limit, opts=opts)
+        dt, dcpu = time.perf_counter() - t, time.process_time() - cpu
+        answer = (f"{out['result']} in {out['plies']}" if out["plies"] is not None
+                  else f"{out['result']} ({out['limit']})")
+        rows.append(f"| {back} | {'Red' if pos.side == 0 else 'Green'} | {answer} | "
+                    f"{out['nodes']:,} | {dt:.2f} | {dcpu:.2f} | {out['depth']} | "
+                    f"{os.getloadavg()[0]:.1f} |")
+    with capsys.disabled():
+        print("\n" + "\n".join(rows))
+    assert rows

@@ -51,6 +51,8 @@ cdef int8_t RAY_SQ[NSQ][8][6]        # square after k steps, -1 off the board
 cdef uint64_t RAY_PATH[NSQ][8][6]    # squares passed over (steps 1..k-1)
 cdef uint8_t RAY_CROSS[NSQ][8][6]    # 1 if the k steps cross the continuum
 cdef int IN_WORLD[NSQ][8]            # most steps that stay in the square's world
+cdef uint64_t RING[NSQ][6]           # squares exactly k steps away on a straight line
+cdef uint64_t LINES_W[NSQ]           # squares on a straight line inside the square's world
 cdef uint64_t WORLD_MASK[2]
 cdef uint64_t BASE_MASK[2]           # a player's own two bases
 cdef uint64_t BOARD = (<uint64_t>1 << 36) - 1
@@ -81,6 +83,7 @@ cdef void _init_tables():
             RAY_SQ[s][d][0] = s
             RAY_PATH[s][d][0] = 0
             RAY_CROSS[s][d][0] = 0
+            RING[s][0] = 0
             for k in range(1, 6):
                 nf = f + DF[d] * k
                 nr = r + DR[d] * k
@@ -91,6 +94,9 @@ cdef void _init_tables():
                     continue
                 t = nr * 6 + nf
                 RAY_SQ[s][d][k] = t
+                RING[s][k] |= <uint64_t>1 << t
+                if (f < 3) == (nf < 3):
+                    LINES_W[s] |= <uint64_t>1 << t
                 RAY_PATH[s][d][k] = path
                 RAY_CROSS[s][d][k] = (f < 3) != (nf < 3)
                 if not RAY_CROSS[s][d][k] and IN_WORLD[s][d] == k - 1:
@@ -180,6 +186,7 @@ cdef int gen_filtered(const State *st, int32_t *out, int limit, const uint64_t *
     cdef int n = 0, s, t, d, k, s0, s1, p, w, wt
     cdef uint64_t occ = st.occ, stones_all = st.stones[0] | st.stones[1]
     cdef uint64_t bb, sb, pb, occ2, allowed, allowed2, moved, here, any_pyr
+    cdef uint32_t kmask
     cdef bint ok_stay = st.count[me][0] >= 2 and st.count[me][1] >= 2
     allowed = (~occ & ~BASE_MASK[opp] & BOARD) | (BASE_MASK[me] & ~stones_all)
     if ok_stay:
@@ -188,7 +195,9 @@ cdef int gen_filtered(const State *st, int32_t *out, int limit, const uint64_t *
             s = lsb(bb)
             bb &= bb - 1
             k = st.stack[s][st.height[s] - 1] % 3 + 1
-            here = allowed & land_ok[s]
+            here = allowed & land_ok[s] & RING[s][k]
+            if not here:
+                continue
             for d in range(8):
                 if k > IN_WORLD[s][d]:
                     continue
@@ -208,6 +217,16 @@ cdef int gen_filtered(const State *st, int32_t *out, int limit, const uint64_t *
         pb = st.pyr[me] & WORLD_MASK[w]
         if not pb:
             continue
+        kmask = 0                  # the distances at which some pyramid may land at all
+        bb = pb
+        while bb:
+            p = lsb(bb)
+            bb &= bb - 1
+            for k in range(1, 6):
+                if RING[p][k] & land_ok[p]:
+                    kmask |= 1U << k
+        if not kmask and not (stone_ok & LINES_W[s0]):
+            continue               # no pyramid may land anywhere, nor the stone
         for d in range(8):
             for k in range(1, IN_WORLD[s0][d] + 1):
                 s1 = RAY_SQ[s0][d][k]
@@ -215,6 +234,8 @@ cdef int gen_filtered(const State *st, int32_t *out, int limit, const uint64_t *
                     break
                 if (BASE_MASK[opp] >> s1) & 1:
                     continue
+                if not ((kmask >> k) & 1) and not ((stone_ok >> s1) & 1):
+                    continue       # no pyramid may land k steps away, nor the stone here
                 moved = (<uint64_t>1 << s0) | (<uint64_t>1 << s1)
                 occ2 = occ ^ moved
                 allowed2 = (~occ2 & ~BASE_MASK[opp] & BOARD) | (BASE_MASK[me] & ~(stones_all ^ moved))

@@ -15,11 +15,12 @@ cdef enum:
     OPT_THREAT = 64      # threat first: against a win next move only the moves that stop it
     OPT_BUCKETS = 128    # two table entries per slot: the deeper result kept, one always replaced
     OPT_TARGETED = 256   # generate only the moves threat first and the bound would search
-    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED
+    OPT_ZONE = 512       # order-2 threats: a defender move the attacker's 2-move plan survives loses in 4
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
-           "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED}
+           "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED, "zone": OPT_ZONE}
 DEFAULT_OPTS = OPT_DEFAULT
 
 cdef int TARGET[12]          # the square each pyramid must end on
@@ -147,11 +148,16 @@ cdef struct Searcher:
     int64_t bound_cuts
     int64_t etc_cuts
     int64_t threat_cuts
+    int64_t zone_plans     # defender's nodes where the attacker had an order-2 plan
+    int64_t zone_cuts      # defender's moves refuted by the plan without a search
+    int64_t zone_static    # of those, refuted without being played (unstoppable completion)
+    int64_t zone_groups    # defender's nodes where only the moves the plan needs were generated
     int64_t cut_first      # nodes cut off by the first move searched
     int64_t cut_later      # nodes cut off by a later move
     int64_t all_nodes      # nodes where every move was searched (no cut-off)
     int32_t *buf
     int32_t killer[MAXPLY + 2][2]
+    int32_t plan_killer[MAXPLY + 2]   # the last order-2 plan found at each ply
     uint32_t history[NSQ][NSQ]
 
 
@@ -425,6 +431,182 @@ cdef bint _keeps_a_move(State *st, int32_t *scratch) noexcept nogil:
     return False
 
 
+# -- order-2 threats (OPT_ZONE; twin solver/boundary/threats.py) -------------------------
+
+cdef inline uint64_t _landings(int32_t m) noexcept nogil:
+    """The squares move ``m`` fills: its pyramid's landing and its stone's."""
+    cdef uint64_t placed = <uint64_t>1 << ((m >> 6) & 63)
+    if m & STONE_FLAG:
+        placed |= <uint64_t>1 << ((m >> 18) & 63)
+    return placed
+
+
+cdef inline uint64_t _needs(int32_t m) noexcept nogil:
+    """The squares move ``m`` needs free of the other side's pieces: the paths and
+    landings of its stone and its pyramid (the other side cannot vacate or stack on any
+    of the mover's pieces, so filling one of these is the only way to make ``m`` illegal)."""
+    cdef uint64_t mask = BETWEEN[m & 63][(m >> 6) & 63] | (<uint64_t>1 << ((m >> 6) & 63))
+    if m & STONE_FLAG:
+        mask |= BETWEEN[(m >> 12) & 63][(m >> 18) & 63] | (<uint64_t>1 << ((m >> 18) & 63))
+    return mask
+
+
+cdef bint _can_block(State *st, const uint64_t *req, int nw, int32_t *scratch) noexcept nogil:
+    """The side to move X has a move that lands on a square of every one of the ``nw``
+    completing moves ``req`` of the other side Y (``_win_paths``), or that completes X's
+    own exchange.  Threat first's test, as a yes/no (only moves landing on ``req[0]``, or
+    on X's bases when X is one move from its exchange, can do either)."""
+    cdef int me = st.side, lbx, n, i, k
+    cdef uint64_t need, placed
+    cdef uint64_t land_ok[NSQ]
+    cdef int pre[2]
+    lbx = exchange_lb(st, me)
+    need = req[0] | (BASE_MASK[me] if lbx == 1 else 0)
+    for i in range(NSQ):
+        land_ok[i] = need
+    n = gen_filtered(st, scratch, MAXMOVES, land_ok, need)
+    _prefixes(st, me, pre)
+    for i in range(n):
+        placed = _landings(scratch[i])
+        for k in range(nw):
+            if not (placed & req[k]):
+                break
+        else:
+            return True
+        if lbx == 1 and _finishes(st, scratch[i], pre):
+            return True
+    return False
+
+
+cdef int32_t _plan2(State *st, int32_t *ymoves, int32_t *scratch, uint64_t *req,
+                    int *nreq, int32_t first) noexcept nogil:
+    """An order-2 threat of the side not to move, Y (exchange bound 2): Y's first move, in
+    generation order among those that lower Y's bound, after which Y (were it Y's turn
+    now) is one move from completing and X, to move, can neither stop every completing
+    move nor complete its own exchange; its completing moves' squares into ``req``
+    (``nreq`` of them).  ``first``, when among those moves, is tried first (the plan
+    found at a sibling node: the answer is then the first plan, not always the first
+    in generation order).  0 if there is none."""
+    cdef int me = st.side, y = 1 - st.side, n, i, nw
+    cdef int32_t m, found = 0
+    cdef uint64_t land_ok[NSQ]
+    cdef int pre[2]
+    st.side = y
+    st.hash ^= Z_SIDE
+    _prefixes(st, y, pre)
+    _improving(st, pre, land_ok)
+    n = gen_filtered(st, ymoves, MAXMOVES, land_ok, 0)
+    if first:
+        for i in range(n):
+            if ymoves[i] == first:
+                ymoves[i] = ymoves[0]
+                ymoves[0] = first
+                break
+    for i in range(n):
+        m = ymoves[i]
+        make(st, m)                                  # X to move
+        if exchange_lb(st, y) == 1:
+            nw = _win_paths(st, req)
+            if nw > 0 and not _can_block(st, req, nw, scratch):
+                found = m
+                nreq[0] = nw
+        unmake(st, m)
+        if found:
+            break
+    st.side = me
+    st.hash ^= Z_SIDE
+    return found
+
+
+cdef struct Zone:
+    # What the order-2 cut knows at a defender's node (``_zone``).
+    int32_t plan          # Y's move (``_plan2``)
+    uint64_t needs        # the squares the plan needs free (``_needs``)
+    uint64_t z            # the squares Y's completing moves after the plan need free
+    bint unstoppable      # one completing move needs no square empty: X cannot stop it
+    uint64_t dplan        # the plan's change to the hash
+    int nreq
+    int lbx
+    int pre[2]
+    uint64_t req[64]
+
+
+cdef bint _zone(State *st, Zone *zn, int32_t *ymoves, int32_t *scratch, int32_t first) noexcept nogil:
+    """Fill ``zn`` for the side to move X: Y's order-2 plan and what ``_refutes`` checks
+    X's moves against.  False if Y has no plan."""
+    cdef int me = st.side, i
+    cdef uint64_t h0
+    zn.plan = _plan2(st, ymoves, scratch, zn.req, &zn.nreq, first)
+    if not zn.plan:
+        return False
+    zn.needs = _needs(zn.plan)
+    zn.z = 0
+    zn.unstoppable = False
+    for i in range(zn.nreq):
+        zn.z |= zn.req[i]
+        zn.unstoppable |= zn.req[i] == 0
+    zn.lbx = exchange_lb(st, me)
+    _prefixes(st, me, zn.pre)
+    h0 = st.hash
+    st.side = 1 - me
+    make(st, zn.plan)                # X to move
+    zn.dplan = st.hash ^ h0          # Z_SIDE twice (the flip, the make's): cancels
+    unmake(st, zn.plan)
+    st.side = me
+    return True
+
+
+cdef inline bint _repeats(const uint64_t *path, int ply, uint64_t key) noexcept nogil:
+    """``key`` (a position at ``ply``) is on the path two, four, ... plies up."""
+    cdef int i = ply - 2
+    while i >= 0:
+        if path[i] == key:
+            return True
+        i -= 2
+    return False
+
+
+cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, int ply,
+                  int32_t *scratch) noexcept nogil:
+    """After X's move ``x`` (at ``ply``), Y's plan is legal and leaves X unable to stop
+    Y's next move completing the exchange: ``x`` loses within 4 plies.  False also when
+    ``x`` completes X's exchange or X's next move could (the bound), or a position of the
+    line repeats one on ``path`` (the search would score the repetition 0).  Returns 2
+    when the plan prepares an unstoppable completion (a small pyramid one step from its
+    place: then only the plan's squares and X's bound matter, and ``x`` is not played),
+    1 when ``x`` and the plan were played and X found no defence, 0 otherwise."""
+    cdef int me = st.side, nw, piece, h0, p0
+    cdef bint ok = False
+    cdef uint64_t req[64]
+    cdef uint64_t hx
+    if _landings(x) & zn.needs:
+        return False                                 # x fills a square the plan needs
+    if zn.lbx + _move_delta(st, x, zn.pre) < 2:
+        return False                                 # X may complete: search it
+    if zn.unstoppable:
+        p0 = x & 63
+        h0 = st.height[p0] - 1
+        piece = st.stack[p0][h0]
+        hx = st.hash ^ Z_SIDE ^ Z_PYR[piece][p0][h0] ^ Z_PYR[piece][(x >> 6) & 63][st.height[(x >> 6) & 63]]
+        if x & STONE_FLAG:
+            hx ^= Z_STONE[me][(x >> 12) & 63] ^ Z_STONE[me][(x >> 18) & 63]
+        if _repeats(path, ply + 1, hx) or _repeats(path, ply + 2, hx ^ zn.dplan):
+            return 0
+        return 2
+    make(st, x)
+    if not _repeats(path, ply + 1, st.hash):
+        make(st, zn.plan)
+        if not _repeats(path, ply + 2, st.hash):
+            if _landings(x) & zn.z:
+                nw = _win_paths(st, req)         # x spoiled some completing move
+                ok = nw > 0 and not _can_block(st, req, nw, scratch)
+            else:                                # every one is still there (and maybe more)
+                ok = not _can_block(st, zn.req, zn.nreq, scratch)
+        unmake(st, zn.plan)
+    unmake(st, x)
+    return ok
+
+
 cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept nogil:
     """Score of the side to move, searched ``depth`` plies, inside (alpha, beta).
 
@@ -439,6 +621,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     cdef State *st = &S.st
     cdef int n, i, j, k, best, v, bi, orig_alpha, bestmove = 0, ttmove = 0, me, lbx = -1, lby = -1
     cdef int bound, nw, kept, searched = 0, targeted
+    cdef bint zoned = False
+    cdef Zone zn
     cdef uint64_t need
     cdef uint64_t land_ok[NSQ]
     cdef uint64_t req[64]
@@ -534,6 +718,19 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             nw = _win_paths(st, req)
             if nw > 0 and lbx < 0:
                 lbx = exchange_lb(st, me)
+    if ((S.opts & OPT_ZONE) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL) and nw == 0
+            and depth >= 4 and -(MATE - ply - 4) <= alpha):
+        # order-2 threat: Y, two moves from its exchange, has a move after which X could
+        # not stop the completion; a move of X that leaves that plan intact loses within
+        # 4 plies, at most alpha here: it fails low without a search (checked move by move)
+        if lby < 0:
+            lby = exchange_lb(st, 1 - me)
+        if lby == 2:
+            zoned = _zone(st, &zn, S.buf + (ply + 1) * MAXMOVES, S.buf + (ply + 2) * MAXMOVES,
+                          S.plan_killer[ply])
+            if zoned:
+                S.zone_plans += 1
+                S.plan_killer[ply] = zn.plan
     targeted = 0
     if (S.opts & OPT_TARGETED) and nw > 0:
         # generate only the moves that can block: a stone or a pyramid landing on the
@@ -551,6 +748,18 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
         _improving(st, pre, land_ok)
         n = gen_filtered(st, moves, MAXMOVES, land_ok, 0)
         targeted = 2
+    elif (S.opts & OPT_TARGETED) and zoned and zn.unstoppable and zn.lbx >= 2:
+        # nothing stops the completion the plan prepares (it needs no square empty):
+        # every move loses within 4 but one filling a square the plan needs or, X two
+        # moves from its own exchange, one lowering X's bound; generate only those
+        if zn.lbx == 2:
+            _improving(st, pre, land_ok)
+        else:
+            memset(land_ok, 0, sizeof(land_ok))
+        for i in range(NSQ):
+            land_ok[i] |= zn.needs
+        n = gen_filtered(st, moves, MAXMOVES, land_ok, zn.needs)
+        targeted = 3
     else:
         n = gen_moves(st, moves)
     if n == 0 and (targeted == 0 or not has_move(st)):
@@ -571,6 +780,17 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                     return v
             unmake(st, moves[i])
     best = -MATE - 1
+    if targeted == 3:
+        # the moves not generated lose within 4 (at most alpha: they fail low)
+        S.zone_groups += 1
+        best = -(MATE - ply - 4)
+        bestmove = ttmove
+        if bestmove == 0:
+            if n > 0:
+                bestmove = moves[0]
+            else:
+                gen_upto(st, &m, 1)
+                bestmove = m
     if targeted == 2:
         # the moves not generated are the bound's cuts: "not a win" (0), past the horizon
         S.bound_cuts += 1
@@ -641,6 +861,17 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                 best = 0
                 bestmove = m
             continue
+        if zoned and (S.opts & OPT_ZONE):
+            j = _refutes(st, &zn, m, S.path, ply, S.buf + (ply + 1) * MAXMOVES)
+        else:
+            j = 0
+        if j:
+            S.zone_cuts += 1
+            S.zone_static += j == 2
+            if -(MATE - ply - 4) > best:
+                best = -(MATE - ply - 4)
+                bestmove = m
+            continue
         make(st, m)
         v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
         unmake(st, m)
@@ -689,7 +920,7 @@ cdef class Search:
             raise ValueError("tt_mb must be >= 1")
         if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
             raise ValueError("tt_entries must be 0 or a power of two")
-        assert 0 <= opts < 512, "opts: a mask of OPTIONS"
+        assert 0 <= opts < 1024, "opts: a mask of OPTIONS"
         if tt_entries:
             entries = <uint64_t>tt_entries
         else:
@@ -738,6 +969,8 @@ cdef class Search:
                 "zero_cuts": int(self.S.zero_cuts), "rep_hits": int(self.S.rep_hits),
                 "bound_cuts": int(self.S.bound_cuts), "etc_cuts": int(self.S.etc_cuts),
                 "threat_cuts": int(self.S.threat_cuts), "cut_first": int(self.S.cut_first),
+                "zone_plans": int(self.S.zone_plans), "zone_cuts": int(self.S.zone_cuts),
+                "zone_static": int(self.S.zone_static), "zone_groups": int(self.S.zone_groups),
                 "cut_later": int(self.S.cut_later), "all_nodes": int(self.S.all_nodes)}
 
     @property
@@ -818,6 +1051,40 @@ def completing_paths(Board board):
     cdef uint64_t req[64]
     cdef int n = _win_paths(&board.st, req)
     return sorted(int(req[i]) for i in range(n))
+
+
+def order2_cut(Board board):
+    """The zone cut at ``board`` as the search makes it at a node with no line above it:
+    ``(plan, refuted, static)``, Y's plan (``_plan2``; None when the side not to move has
+    no plan or its bound is not 2), the legal moves of the side to move that the plan
+    refutes (``_refutes``, generation order) and, among them, those refuted without
+    being played (the plan's completion is unstoppable; at such a node the search does
+    not even generate them).  Twin: ``solver.boundary.threats``."""
+    cdef Zone zn
+    cdef State st = board.st
+    cdef uint64_t path[2]
+    cdef int32_t *buf
+    cdef int n, i, r
+    if board.winner() is not None or exchange_lb(&st, 1 - st.side) != 2:
+        return None, [], []
+    buf = <int32_t *>malloc(sizeof(int32_t) * MAXMOVES * 3)
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        if not _zone(&st, &zn, buf, buf + MAXMOVES, 0):
+            return None, [], []
+        path[0] = st.hash
+        n = gen_moves(&st, buf)
+        refuted, static = [], []
+        for i in range(n):
+            r = _refutes(&st, &zn, buf[i], path, 0, buf + MAXMOVES)
+            if r:
+                refuted.append(decode_move(buf[i]))
+            if r == 2:
+                static.append(decode_move(buf[i]))
+        return decode_move(zn.plan), refuted, static
+    finally:
+        free(buf)
 
 
 def reference_order(Board board):

@@ -50,15 +50,36 @@ def test_the_last_six_positions_of_the_record(back):
 
 
 @needs_record
-@pytest.mark.slow
 def test_seven_plies_back_green_wins_in_11():
-    # the deepest proof of the record (about 25 CPU seconds): after Red's 18th move Green
-    # wins in 11, though Green's recorded reply leads to a position not lost within 12
+    # after Red's 18th move Green wins in 11 (about 1.5 CPU seconds with the order-2 cut,
+    # 25 without), though Green's recorded reply leads to a position not lost within 12
     out = solve_position(_record_positions()[-8], time_limit=600)
     assert (out["result"], out["plies"]) == ("win", 11)
     after = solve_position(_record_positions()[-7], max_depth=12, time_limit=600)
     assert after["result"] == "unknown" and after["depth"] == 12
     assert consistent({"verdict": "won", "plies": 11}, {"verdict": "unknown"})
+
+
+@needs_record
+@pytest.mark.slow
+def test_eight_plies_back_red_loses_in_12():
+    # the deepest proof of the record (about 50 CPU seconds, the order-2 cut's): Red, to
+    # move before its 18th move, loses in 12; its recorded move (d3-e2)(e4-f5) is a
+    # longest defence (Green then wins in 11: the test above)
+    out = solve_position(_record_positions()[-9], time_limit=1200)
+    assert (out["result"], out["plies"]) == ("loss", 12)
+    assert consistent({"verdict": "lost", "plies": 12}, {"verdict": "won", "plies": 11})
+
+
+@needs_record
+@pytest.mark.slow
+def test_nine_plies_back_green_wins_in_13():
+    # about 60 CPU seconds: Green, to move after Red's 17th move, wins in 13, and its
+    # recorded reply (b3-b5) keeps the win (Red then loses in 12: the test above)
+    out = solve_position(_record_positions()[-10], time_limit=1200)
+    assert (out["result"], out["plies"]) == ("win", 13)
+    assert out["best"] == "(b3-b5)"
+    assert consistent({"verdict": "won", "plies": 13}, {"verdict": "lost", "plies": 12})
 
 
 @needs_record
