@@ -220,8 +220,19 @@ def test_odds_with_max_deficiency_lumps_the_rest():
 def test_round_6_is_counted_to_deficiency_1_by_default():
     """The plan, not the (minutes-long) run: round 6 keeps only keys that can end within 1."""
     assert exact.COUNTED_TO == {6: 1}
-    assert all(p.threshold == 1 for _, p in exact.plan(6, threshold=1).jobs)
+    assert all(p.threshold == 1 + exact.shifted(jh, p) for jh, p in exact.plan(6, threshold=1).jobs)
     assert all(p.threshold == -1 for _, p in exact.plan(6).jobs)
+
+
+def test_one_joker_is_counted_by_the_no_joker_dp():
+    """The hands with one joker run without joker slots, the threshold one higher (the shift)."""
+    jobs = exact.plan(6, threshold=1).jobs
+    one = [p for jh, p in jobs if jh == 1]
+    assert len(one) == 3 and all(p.hand_jokers == 0 and p.jokers == 0 and p.naturals == 11
+                                 and p.threshold == 2 for p in one)
+    assert all(exact.shifted(jh, p) == 0 for jh, p in jobs if jh != 1)
+    one_deck = exact.plan(6, pack=Pack(1, 1)).jobs          # two straights may need a card twice
+    assert all(exact.shifted(jh, p) == 0 for jh, p in one_deck)
 
 
 @pytest.mark.slow
