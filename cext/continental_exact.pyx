@@ -413,6 +413,8 @@ cdef int64_t cell_trans(Run *R, int32_t kid, int s, int h) except -2:
             if q > R.MJ4:
                 ok = 0
                 break
+            if R.J <= R.MJ4:
+                q = 0                 # the limit cannot bind: keys need not tell
             if p + 1 == SMIN:
                 if L:
                     n.b[nb] = (s << 4) | (L << 2) | q

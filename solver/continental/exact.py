@@ -214,7 +214,12 @@ def _rank_start(p: Problem, r: int, key: tuple):
 
 
 def _cell(p: Problem, s: int, h: int, key: tuple):
-    """(key', gain) for the cell of suit ``s`` holding ``h`` copies."""
+    """(key', gain) for the cell of suit ``s`` holding ``h`` copies.
+
+    A straight's jokers are kept in its key only where the joker slots of the
+    whole contract could exceed the straight's limit; otherwise keys that
+    differ only there have the same future and are one key (written with 0).
+    """
     opens, obligs, ns, nt, nj, td, cap = key
     mine = [o for o in opens if o[0] == s]
     rest = [o for o in opens if o[0] != s]
@@ -229,6 +234,8 @@ def _cell(p: Problem, s: int, h: int, key: tuple):
             if q > p.max_joker_straight:
                 ok = False
                 break
+            if p.jokers <= p.max_joker_straight:
+                q = 0                     # the limit cannot bind: keys need not tell
             if placed + 1 == STRAIGHT_MIN:
                 if wrap:
                     ob.append((suit, wrap, q))
