@@ -20,7 +20,9 @@ rank end maps a layer to the next.  Transitions are computed once per key and
 cached.  At a rank end dominated and hopeless keys are dropped and, when the
 problem is symmetric in the suits, the state is relabelled to a canonical suit
 order (suits sorted by an invariant signature, ties tried in every order, the
-smallest entry array kept).
+smallest entry array kept).  With ``problem.at_most`` (``exact.count_at_most``)
+values are capped at the target and a state that has reached it is *decided*:
+tag bit ``DECIDED``, no entries, only its cards and empty runs carried on.
 """
 from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memset, memcpy, memcmp

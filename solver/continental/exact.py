@@ -44,7 +44,8 @@ no straight crosses the cut, with a run of 2 only ``J-Q-K-A`` can, with 1
 state.  With jokers in hand ``jh`` the DP is run once per ``jh`` (naturals
 ``n - jh``), and under the same condition joker slots beyond ``jh`` never help
 (a drawn joker can be a drawn natural), so the pack's jokers are capped at
-``jh``.  Two prunings keep the functions small and change no maximum: a key
+``jh``; with one joker in hand the run is the no-joker one on the naturals,
+the deficiency one lower (:func:`shifted`).  Two prunings keep the functions small and change no maximum: a key
 using more jokers and matching no more than another is dropped, and so is a
 key whose value plus everything still to come cannot beat a key that is
 already a complete-able contract.
@@ -58,6 +59,12 @@ over their keys is untouched), and a hand left with no key lies beyond ``D``
 and is not counted.  The functions shrink to the few keys that have missed
 little so far, so round 6, hours in full, takes seconds to ``D = 0`` and
 minutes to ``D = 1``.
+
+**One count to a bound** (:func:`count_at_most`).  The hands of deficiency
+at most ``D`` as one number: values capped at ``size - D``, and a prefix with a
+key there that the later ranks can surely complete is *decided* (its function
+is dropped; only its cards and empty runs are carried).  Cheap at the top of a
+distribution, where most prefixes are decided early.
 
 **Suit profiles** (contracts without trios).  Straights never share a suit,
 so a suit's row (13 counts) contributes a profile ``P(m, j)``: the most
