@@ -85,3 +85,22 @@ def test_exact_round6_to_a_threshold(benchmark, threshold):
     from solver.continental.exact import distribution
     benchmark.extra_info["threshold"] = threshold
     benchmark.pedantic(distribution, args=(6,), kwargs=dict(threshold=threshold), rounds=1, iterations=1)
+
+
+@pytest.mark.parametrize("shift", [True, False])
+def test_exact_round6_one_joker_shift(benchmark, monkeypatch, shift):
+    """Round 6 to deficiency 0 with the hands of one joker counted by the no-joker DP on
+    their naturals (the shift) or with one joker slot, as before: the ratio is the gain."""
+    from solver.continental import exact
+    monkeypatch.setattr(exact, "ONE_JOKER_SHIFT", shift)
+    benchmark.extra_info["shift"] = shift
+    benchmark.pedantic(exact.distribution, args=(6,), kwargs=dict(threshold=0), rounds=1, iterations=1)
+
+
+@pytest.mark.parametrize("threshold", [6, 7])
+def test_exact_round6_count_at_most(benchmark, threshold):
+    """Round 6, the number of hands of deficiency <= threshold in one pass (decided prefixes):
+    the top of the distribution, cheap where the middle is not (docs/continental.md)."""
+    from solver.continental.exact import count_at_most
+    benchmark.extra_info["threshold"] = threshold
+    benchmark.pedantic(count_at_most, args=(6, threshold), rounds=1, iterations=1)

@@ -20,7 +20,9 @@ rank end maps a layer to the next.  Transitions are computed once per key and
 cached.  At a rank end dominated and hopeless keys are dropped and, when the
 problem is symmetric in the suits, the state is relabelled to a canonical suit
 order (suits sorted by an invariant signature, ties tried in every order, the
-smallest entry array kept).
+smallest entry array kept).  With ``problem.at_most`` (``exact.count_at_most``)
+values are capped at the target and a state that has reached it is *decided*:
+tag bit ``DECIDED``, no entries, only its cards and empty runs carried on.
 """
 from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memset, memcpy, memcmp
@@ -79,6 +81,7 @@ DEF SMIN = 4
 DEF TMIN = 3
 DEF EMPTY_O = 0xFF
 DEF NPERM = 24
+DEF DECIDED = 1 << 17   # state tag: at_most, a key has reached the target (no entries kept)
 
 cdef int PERMS[NPERM][NS]
 cdef int _i = 0
@@ -134,6 +137,9 @@ cdef struct Run:
     # the problem
     int S, T, D, J, MJ4, MJ3, jH, N, size, rotation, profile, prune, symmetric, capbind
     int floor         # matched at or below it is not counted (threshold); -1 none
+    int at_most       # count the hands of deficiency <= threshold as one number
+    int target        # at_most: values are capped here; a complete-able key there decides
+    int free          # no card is ever needed twice (straights <= decks, naturals per rank)
     int cells[NR]
     int ssuits
     int ntails
@@ -409,6 +415,8 @@ cdef int64_t cell_trans(Run *R, int32_t kid, int s, int h) except -2:
             if q > R.MJ4:
                 ok = 0
                 break
+            if R.J <= R.MJ4:
+                q = 0                 # the limit cannot bind: keys need not tell
             if p + 1 == SMIN:
                 if L:
                     n.b[nb] = (s << 4) | (L << 2) | q
@@ -611,6 +619,9 @@ cdef Layer *step_start(Run *R, Layer *L, int r) except NULL:
     cdef int64_t at, base
     cdef int v
     for st in range(L.n):
+        if L.tag[st] & DECIDED:
+            layer_add(out, L.tag[st], R.buf, 0, L.w[st])
+            continue
         for i in range(L.ln[st]):
             kid = <int32_t>(L.ent[L.off[st] + i] >> 8)
             v = L.ent[L.off[st] + i] & 0xFF
@@ -640,6 +651,12 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
         for h in range(top + 1):
             if h:
                 mult = mult * <u128_t>(R.D - h + 1) // <u128_t>h
+            if L.tag[st] & DECIDED:
+                tag = (L.tag[st] & ~0xFF) | (cards + h)
+                if h:
+                    tag |= 1 << 16
+                layer_add(out, tag, R.buf, 0, L.w[st] * mult)
+                continue
             for i in range(L.ln[st]):
                 kid = <int32_t>(L.ent[L.off[st] + i] >> 8)
                 v = L.ent[L.off[st] + i] & 0xFF
@@ -659,6 +676,9 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
             tag = (L.tag[st] & ~0xFF) | (cards + h)
             if h:
                 tag |= 1 << 16
+            if n < 0:                     # decided (at_most)
+                layer_add(out, tag | DECIDED, R.buf, 0, L.w[st] * mult)
+                continue
             if R.symmetric and not R.profile and s < NS - 1:
                 if n > canoncap:
                     canoncap = 2 * n
@@ -716,13 +736,24 @@ cdef int prune(Run *R, int cards, int r) except -1:
     beat a key that is already a complete-able contract (no straight in
     progress, no head due, and every straight and trio still to come can still
     be started at a later rank), or cannot end above ``R.floor`` (the
-    threshold).  The order is kept.
+    threshold).  The order is kept.  With ``R.at_most`` the values are first
+    capped at ``R.target``, and -2 says a complete-able key has reached it (the
+    prefix is decided: deficiency at most the threshold).
     """
     cdef int32_t n = R.ntouched, i, kid, m = 0
     cdef ce_rec *rec
     cdef uint64_t prev = 0xFFFFFFFFFFFFFFFFULL
     cdef int v, best = -1, lower = -1, left, jleft, upper, nj
-    cdef int8_t *keep = <int8_t *>malloc(n + 1)
+    cdef int8_t *keep
+    if R.at_most:
+        for i in range(n):
+            if (R.buf[i] & 0xFF) > <uint32_t>R.target:
+                R.buf[i] = (R.buf[i] & ~(<uint32_t>0xFF)) | <uint32_t>R.target
+            kid = <int32_t>(R.buf[i] >> 8)
+            if ((R.buf[i] & 0xFF) == <uint32_t>R.target and complete_able(R, kid, r)
+                    and (R.whole[kid] or (R.free and r < NR - 1))):
+                return -2
+    keep = <int8_t *>malloc(n + 1)
     if keep == NULL:
         raise MemoryError()
     memset(keep, 1, n)
@@ -844,6 +875,9 @@ cdef Layer *step_end(Run *R, Layer *L, int r) except NULL:
             extra = run_update(R, (L.tag[st] >> 8) & 0xFF, not ((L.tag[st] >> 16) & 1), r)
             if extra < 0:
                 continue
+            if L.tag[st] & DECIDED:
+                layer_add(out, cards | (extra << 8) | DECIDED, R.buf, 0, L.w[st])
+                continue
             for i in range(L.ln[st]):
                 kid = <int32_t>(L.ent[L.off[st] + i] >> 8)
                 v = L.ent[L.off[st] + i] & 0xFF
@@ -860,6 +894,9 @@ cdef Layer *step_end(Run *R, Layer *L, int r) except NULL:
                 if n == 0:
                     continue
             tag = cards | (extra << 8)
+            if n < 0:                     # decided (at_most)
+                layer_add(out, tag | DECIDED, R.buf, 0, L.w[st])
+                continue
             if R.symmetric and not R.profile:
                 if n > canoncap:
                     canoncap = 2 * n
@@ -918,6 +955,9 @@ def rank_dp(problem, progress=None):
     R.prune = bool(p.prune); R.symmetric = bool(p.symmetric); R.capbind = bool(p.cap_binds)
     R.ssuits = p.straight_suits
     R.floor = R.size - p.threshold - 1 if p.threshold >= 0 else -1
+    R.at_most = 1 if (p.at_most and p.threshold >= 0) else 0
+    R.target = R.size - p.threshold if R.at_most else 255
+    R.free = 1 if (R.S <= R.D and not R.capbind) else 0
     if R.S > 3 or R.T > 3 or R.J > 127 or R.D > 15 or R.N > 13 or R.size > 12 + 13:
         raise ValueError("problem out of the kernel's range")
     for r in range(NR):
@@ -1009,6 +1049,15 @@ def rank_dp(problem, progress=None):
                 continue
             m = run_weight(&R, (L.tag[st] >> 8) & 0xFF)
             if m == 0:
+                continue
+            if R.at_most:
+                best = -1
+                for j in range(L.ln[st]):
+                    d = L.ent[L.off[st] + j] & 0xFF
+                    if d > best:
+                        best = d
+                if (L.tag[st] & DECIDED) or best >= R.target:
+                    acc[p.threshold][m] += L.w[st]
                 continue
             best = -1
             for j in range(L.ln[st]):

@@ -141,7 +141,7 @@ def test_threshold_raw_results_equal_python_on_one_problem():
     """A round-6 rotation-class run with jokers in hand, cut at deficiency 1: the same raw result."""
     from solver.cext import continental_exact as kernel
     jobs = exact.plan(6, pack=Pack(2, 1), hand_size=9, cells=EVERY_RANK_ONE_SUIT, threshold=1).jobs
-    prob = next(p for jh, p in jobs if jh == 1 and p.rotation == exact.RUN2)
+    prob = next(p for jh, p in jobs if jh == 2 and p.rotation == exact.RUN2)
     got = kernel.rank_dp(prob)
     assert got == exact.rank_dp_python(prob) and all(d <= 1 for d, _ in got)
 
@@ -220,8 +220,19 @@ def test_odds_with_max_deficiency_lumps_the_rest():
 def test_round_6_is_counted_to_deficiency_1_by_default():
     """The plan, not the (minutes-long) run: round 6 keeps only keys that can end within 1."""
     assert exact.COUNTED_TO == {6: 1}
-    assert all(p.threshold == 1 for _, p in exact.plan(6, threshold=1).jobs)
+    assert all(p.threshold == 1 + exact.shifted(jh, p) for jh, p in exact.plan(6, threshold=1).jobs)
     assert all(p.threshold == -1 for _, p in exact.plan(6).jobs)
+
+
+def test_one_joker_is_counted_by_the_no_joker_dp():
+    """The hands with one joker run without joker slots, the threshold one higher (the shift)."""
+    jobs = exact.plan(6, threshold=1).jobs
+    one = [p for jh, p in jobs if jh == 1]
+    assert len(one) == 3 and all(p.hand_jokers == 0 and p.jokers == 0 and p.naturals == 11
+                                 and p.threshold == 2 for p in one)
+    assert all(exact.shifted(jh, p) == 0 for jh, p in jobs if jh != 1)
+    one_deck = exact.plan(6, pack=Pack(1, 1)).jobs          # two straights may need a card twice
+    assert all(exact.shifted(jh, p) == 0 for jh, p in one_deck)
 
 
 @pytest.mark.slow
@@ -267,3 +278,43 @@ def test_odds_command_exact_json_text_and_plot(tmp_path):
     picture = tmp_path / "d.png"
     r = run(solve, ["continental", "odds", "--round", "4", "--plot", str(picture), "--with", str(saved)])
     assert r.exit_code == 0 and picture.stat().st_size > 1000
+
+
+# (round, pack, hand size, cells, joker limit): every D from the least deficiency to the most
+AT_MOST_CASES = [
+    (1, Pack(2, 1), 7, ranks(3, 4, 5, 6, suits=3), True),
+    (2, Pack(2, 1), 8, EVERY_RANK_ONE_SUIT, False),                      # rotation classes
+    (4, ONE_DECK, 9, ranks(5, 6, 7, 8, 9), True),
+    (5, Pack(2, 1), 6, EVERY_RANK_ONE_SUIT, True),
+    (6, ONE_DECK, 5, AROUND_THE_ACE, True),
+    pytest.param(6, ONE_DECK, 11, ranks(0, 1, 2, 3, 4, 12, suits=7), True,
+                 marks=pytest.mark.slow),                                  # tails through the ace
+    pytest.param(6, Pack(2, 1), 9, EVERY_RANK_ONE_SUIT, True, marks=pytest.mark.slow),   # rotation, jokers
+    pytest.param(6, Pack(2, 1), 9, ranks(0, 1, 2, 3, 11, 12, suits=3), True, marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells, joker_limit", AT_MOST_CASES,
+                         ids=[f"r{c[0]}-n{c[2]}-{i}" for i, c in
+                              enumerate(getattr(c, "values", c) for c in AT_MOST_CASES)])
+def test_count_at_most_equals_brute_force(rnd, pack, n, cells, joker_limit):
+    """One number per D (values capped, decided prefixes kept by their cards): brute force's sum to D."""
+    want = brute(rnd, pack, n, cells, joker_limit)
+    for t in range(min(want) - 1, max(want) + 1):
+        got = exact.count_at_most(rnd, t, pack=pack, hand_size=n, cells=cells, joker_limit=joker_limit) \
+            if t >= 0 else 0
+        assert got == sum(c for d, c in want.items() if d <= t)
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells, t", [
+    (5, Pack(2, 1), 6, EVERY_RANK_ONE_SUIT, 4),
+    (2, Pack(2, 1), 6, EVERY_RANK_ONE_SUIT, 1),
+    pytest.param(6, Pack(2, 1), 6, ranks(0, 1, 2, 3, 11, 12, suits=3), 5, marks=pytest.mark.slow),
+])
+def test_compiled_count_at_most_equals_the_python_specification(rnd, pack, n, cells, t):
+    """Whole counts and one rotation-class run's raw result (decided prefixes included)."""
+    from solver.cext import continental_exact as kernel
+    kw = dict(pack=pack, hand_size=n, cells=cells)
+    assert exact.count_at_most(rnd, t, engine="compiled", **kw) == exact.count_at_most(rnd, t, engine="python", **kw)
+    for _, prob in exact.plan(rnd, threshold=t, at_most=True, **kw).jobs:
+        assert prob.at_most and kernel.rank_dp(prob) == exact.rank_dp_python(prob)

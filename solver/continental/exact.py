@@ -44,7 +44,8 @@ no straight crosses the cut, with a run of 2 only ``J-Q-K-A`` can, with 1
 state.  With jokers in hand ``jh`` the DP is run once per ``jh`` (naturals
 ``n - jh``), and under the same condition joker slots beyond ``jh`` never help
 (a drawn joker can be a drawn natural), so the pack's jokers are capped at
-``jh``.  Two prunings keep the functions small and change no maximum: a key
+``jh``; with one joker in hand the run is the no-joker one on the naturals,
+the deficiency one lower (:func:`shifted`).  Two prunings keep the functions small and change no maximum: a key
 using more jokers and matching no more than another is dropped, and so is a
 key whose value plus everything still to come cannot beat a key that is
 already a complete-able contract.
@@ -58,6 +59,12 @@ over their keys is untouched), and a hand left with no key lies beyond ``D``
 and is not counted.  The functions shrink to the few keys that have missed
 little so far, so round 6, hours in full, takes seconds to ``D = 0`` and
 minutes to ``D = 1``.
+
+**One count to a bound** (:func:`count_at_most`).  The hands of deficiency
+at most ``D`` as one number: values capped at ``size - D``, and a prefix with a
+key there that the later ranks can surely complete is *decided* (its function
+is dropped; only its cards and empty runs are carried).  Cheap at the top of a
+distribution, where most prefixes are decided early.
 
 **Suit profiles** (contracts without trios).  Straights never share a suit,
 so a suit's row (13 counts) contributes a profile ``P(m, j)``: the most
@@ -112,7 +119,9 @@ class Problem(NamedTuple):
     NO_ROTATION, RUN3, RUN2, RUN1; ``profile`` lists rows by suit profile
     instead of hands by deficiency; ``threshold`` (-1: none) counts only the
     hands of deficiency at most ``threshold`` (keys that cannot end within it
-    are dropped, and hands left with no key are not counted).
+    are dropped, and hands left with no key are not counted); ``at_most`` (with
+    a threshold) counts them as one number, not by deficiency (values are
+    capped at ``target`` and a prefix with a key there is *decided*).
     """
 
     trios: int
@@ -129,6 +138,12 @@ class Problem(NamedTuple):
     profile: bool = False
     prune: bool = True
     threshold: int = -1
+    at_most: bool = False
+
+    @property
+    def target(self) -> int:
+        """With ``at_most``: the matched count a hand of deficiency <= threshold reaches."""
+        return self.size - self.threshold if self.at_most else 1 << 30
 
     @property
     def max_joker_straight(self) -> int:
@@ -206,7 +221,12 @@ def _rank_start(p: Problem, r: int, key: tuple):
 
 
 def _cell(p: Problem, s: int, h: int, key: tuple):
-    """(key', gain) for the cell of suit ``s`` holding ``h`` copies."""
+    """(key', gain) for the cell of suit ``s`` holding ``h`` copies.
+
+    A straight's jokers are kept in its key only where the joker slots of the
+    whole contract could exceed the straight's limit; otherwise keys that
+    differ only there have the same future and are one key (written with 0).
+    """
     opens, obligs, ns, nt, nj, td, cap = key
     mine = [o for o in opens if o[0] == s]
     rest = [o for o in opens if o[0] != s]
@@ -221,6 +241,8 @@ def _cell(p: Problem, s: int, h: int, key: tuple):
             if q > p.max_joker_straight:
                 ok = False
                 break
+            if p.jokers <= p.max_joker_straight:
+                q = 0                     # the limit cannot bind: keys need not tell
             if placed + 1 == STRAIGHT_MIN:
                 if wrap:
                     ob.append((suit, wrap, q))
@@ -253,8 +275,32 @@ def _remaining(p: Problem, key: tuple) -> int:
     return p.size - placed
 
 
-def _prune(p: Problem, f: Dict[tuple, int], cards: int) -> Dict[tuple, int]:
-    """Drop keys that cannot change the final maximum (see the module docstring)."""
+def _complete_able(p: Problem, key: tuple, r: int) -> bool:
+    """Whether the straights and trios this key still lacks can start after rank ``r``."""
+    return ((key[2] == p.straights or r + 1 <= N_RANKS - STRAIGHT_MIN)
+            and (key[3] == p.trios or r + 1 <= N_RANKS - 1))
+
+
+def _whole(key: tuple) -> bool:
+    """No straight in progress and no head due."""
+    return not key[0] and not key[1]
+
+
+def _prune(p: Problem, f: Dict[tuple, int], cards: int, r: int) -> Optional[Dict[tuple, int]]:
+    """Drop keys that cannot change the final maximum (see the module docstring).
+
+    With ``p.at_most`` the values are capped at ``p.target`` and None says the
+    prefix is decided: a key that the later ranks can surely complete has
+    reached it (a whole key whose missing combinations can still start; when no
+    card is needed twice, also one with straights in progress before the last
+    rank: they started by rank 9, so they can end).
+    """
+    if p.at_most:
+        f = {key: min(v, p.target) for key, v in f.items()}
+        free = p.straights <= p.decks and not p.cap_binds
+        if any(v == p.target and _complete_able(p, key, r) and (_whole(key) or (free and r < N_RANKS - 1))
+               for key, v in f.items()):
+            return None
     best_by_rest: Dict[tuple, List[Tuple[int, int, tuple]]] = {}
     for key, v in f.items():
         best_by_rest.setdefault(key[:4] + key[5:], []).append((key[4], v, key))
@@ -325,12 +371,16 @@ def rank_dp_python(p: Problem, progress: Optional[Callable[[], None]] = None) ->
     """The rank DP in pure Python.
 
     Returns ``{(deficiency, m): hands}`` (``m`` the rotation divisor, 1 without
-    rotation) or, with ``p.profile``, ``{(cards, profile): rows}``.
+    rotation; with ``p.at_most`` the one deficiency is the threshold and the
+    hands are all those at most there) or, with ``p.profile``, ``{(cards, profile): rows}``.
     """
     states: Dict[tuple, int] = {(0, (0, 0), False, _freeze(_initial(p))): 1}
     for r in range(N_RANKS):
         nxt: Dict[tuple, int] = {}
         for (cards, extra, col, f), w in states.items():
+            if f is None:                 # decided (at_most): only the cards still matter
+                _add(nxt, (cards, extra, col, None), w)
+                continue
             g: Dict[tuple, int] = {}
             for key, v in f:
                 for key2, gain in _rank_start(p, r, key):
@@ -343,6 +393,9 @@ def rank_dp_python(p: Problem, progress: Optional[Callable[[], None]] = None) ->
             for (cards, extra, col, f), w in states.items():
                 top = min(p.decks, p.naturals - cards) if p.cells[r] >> s & 1 else 0
                 for h in range(top + 1):
+                    if f is None:
+                        _add(nxt, (cards + h, extra, col or h > 0, None), w * comb(p.decks, h))
+                        continue
                     g = {}
                     for key, v in f:
                         for key2, gain in _cell(p, s, h, key):
@@ -356,6 +409,9 @@ def rank_dp_python(p: Problem, progress: Optional[Callable[[], None]] = None) ->
             extra2 = _runs(p, extra, not col, r)
             if extra2 is None:
                 continue
+            if f is None:
+                _add(nxt, (cards, extra2, False, None), w)
+                continue
             g = {}
             for key, v in f:
                 key2 = _rank_end(p, r, key)
@@ -364,7 +420,10 @@ def rank_dp_python(p: Problem, progress: Optional[Callable[[], None]] = None) ->
             if not g:
                 continue
             if p.prune and not p.profile:
-                g = _prune(p, g, cards)
+                g = _prune(p, g, cards, r)
+                if g is None:             # decided: deficiency at most the threshold
+                    _add(nxt, (cards, extra2, False, None), w)
+                    continue
                 if not g:
                     continue              # no key can end within the threshold
             frozen = _canonical(g) if p.symmetric and not p.profile else _freeze(g)
@@ -381,7 +440,12 @@ def rank_dp_python(p: Problem, progress: Optional[Callable[[], None]] = None) ->
             _add(out, (cards, tuple(map(tuple, prof))), w)
         elif cards == p.naturals:
             m = _run_weight(p, extra)
-            if m:
+            if not m:
+                continue
+            if p.at_most:
+                if f is None or max(v for _, v in f) >= p.target:
+                    _add(out, (p.threshold, m), w)
+            else:
                 _add(out, (p.size - max(v for _, v in f), m), w)
     return out
 
@@ -484,11 +548,17 @@ def exact_by_default(round_number: int, pack: Pack = Pack(), joker_limit: bool =
     return unsupported(round_number, pack, joker_limit) is None
 
 
+ONE_JOKER_SHIFT = True
+"""Count the hands holding one joker with the no-joker DP on their naturals (see :func:`plan`)."""
+
+
 class Plan(NamedTuple):
     """How :func:`distribution` counts a round: the method and its DP runs.
 
     ``jobs`` holds ``(hand jokers, problem)`` for the rank DP (one run per
-    number of jokers in hand, times the rotation classes) and ``(suit,
+    number of jokers in hand, times the rotation classes; a problem holding
+    fewer jokers than the hand has the difference as fills of missed places,
+    see :func:`shifted`) and ``(suit,
     problem)`` for the suit profiles (one run per suit whose cells differ from
     an earlier suit's; equal suits share the run).
     """
@@ -505,7 +575,7 @@ def _free(rnd, pack: Pack) -> bool:
 
 def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
          hand_size: Optional[int] = None, cells: Sequence[int] = FULL,
-         threshold: Optional[int] = None) -> Plan:
+         threshold: Optional[int] = None, at_most: bool = False) -> Plan:
     rnd = get_round(round_number)
     n = rnd.cards if hand_size is None else hand_size
     cells = tuple(cells)
@@ -524,14 +594,30 @@ def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
                 and all(c == cells[0] for c in cells))
     jobs = []
     for jh in range(0, min(n, pack.jokers) + 1):
-        base = Problem(rnd.trios, rnd.straights, n - jh, jh, pack.decks,
-                       min(pack.jokers, jh) if free else pack.jokers, joker_limit, cells,
-                       threshold=-1 if threshold is None else threshold)
+        shift = ONE_JOKER_SHIFT and free and jh == 1
+        base = Problem(rnd.trios, rnd.straights, n - jh, 0 if shift else jh, pack.decks,
+                       0 if shift else (min(pack.jokers, jh) if free else pack.jokers), joker_limit, cells,
+                       threshold=-1 if threshold is None else threshold + (1 if shift else 0),
+                       at_most=at_most and threshold is not None)
         if rotation and jh < n:     # a hand of jokers only has no run ending at a card: no rotation
             jobs.extend((jh, base._replace(rotation=c, tails=TAILS[c])) for c in (RUN3, RUN2, RUN1))
         else:
             jobs.append((jh, base))
     return Plan("rank-dp", rotation, tuple(jobs))
+
+
+def shifted(jh: int, prob: Problem) -> int:
+    """Jokers of the hand the job's problem leaves out (0, or 1: the one-joker shift).
+
+    With one joker in hand and no card ever needed more often than the pack
+    holds it, the deficiency is ``max(0, d - 1)`` where ``d`` is that of the
+    hand's naturals alone: the joker fills any one missed place (every
+    combination takes one joker under either rule), and a contract using the
+    joker misses one place fewer than the same contract with the card it
+    stands for.  So that job runs the cheaper no-joker DP (no joker slots in
+    its keys) with the threshold one higher.
+    """
+    return jh - prob.hand_jokers
 
 
 def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
@@ -590,8 +676,10 @@ def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = 
     else:
         for jh, prob in pl.jobs:
             ways = comb(pack.jokers, jh)
+            k = shifted(jh, prob)
             for (d, m), w in dp(prob, tick).items():
                 scale = Fraction(N_RANKS, m) if prob.rotation else 1
+                d = max(0, d - k)
                 total[d] = total.get(d, 0) + ways * w * scale
     out = {}
     for d in sorted(total):
@@ -603,6 +691,44 @@ def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = 
         if value:
             out[d] = int(value)
     return out
+
+
+def count_at_most(round_number: int, threshold: int, *, pack: Pack = Pack(), joker_limit: bool = True,
+                  engine: str = "compiled", hand_size: Optional[int] = None,
+                  cells: Sequence[int] = FULL,
+                  progress: Optional[Callable[[int, int], None]] = None) -> int:
+    """The number of hands of deficiency at most ``threshold`` (one rank-DP pass, ``at_most``).
+
+    Like ``distribution(threshold=D)`` summed, but a prefix is *decided* (kept
+    as its card count alone) as soon as one of its keys has matched
+    ``size - D`` and can still be completed, and values are capped there, so
+    the functions only tell apart prefixes still short of the target.
+    """
+    rnd = get_round(round_number)
+    n = rnd.cards if hand_size is None else hand_size
+    if rnd.trios == 0:
+        return sum(v for d, v in distribution(round_number, pack=pack, joker_limit=joker_limit,
+                                              engine=engine, hand_size=n, cells=cells,
+                                              threshold=threshold, progress=progress).items())
+    pl = plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=n, cells=tuple(cells),
+              threshold=threshold, at_most=True)
+    dp = rank_dp_python if engine == "python" else _compiled_rank_dp
+    total_steps = N_RANKS * len(pl.jobs)
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total_steps)
+
+    total = Fraction(0)
+    for jh, prob in pl.jobs:
+        ways = comb(pack.jokers, jh)
+        for (_, m), w in dp(prob, tick).items():
+            total += ways * w * (Fraction(N_RANKS, m) if prob.rotation else 1)
+    if total.denominator != 1:
+        raise AssertionError(f"non-integral count {total}")
+    return int(total)
 
 
 def _compiled_rank_dp(p: Problem, progress=None) -> Dict:
