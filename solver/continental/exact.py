@@ -620,6 +620,21 @@ def shifted(jh: int, prob: Problem) -> int:
     return jh - prob.hand_jokers
 
 
+def _dp_runner(engine: str, jobs: int, progress: Optional[Callable[[int, int], None]]):
+    """The rank DP of ``engine`` as ``run(prob)``, calling ``progress(done, total)``
+    after each rank of each of the ``jobs`` runs."""
+    dp = rank_dp_python if engine == "python" else _compiled_rank_dp
+    total_steps = N_RANKS * jobs
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total_steps)
+
+    return lambda prob: dp(prob, tick)
+
+
 def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
                  engine: str = "compiled", hand_size: Optional[int] = None,
                  cells: Sequence[int] = FULL, threshold: Optional[int] = None,
@@ -649,18 +664,10 @@ def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = 
         raise InputError(f"threshold must be a non-negative integer, not {threshold!r}")
     pl = plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=n, cells=cells,
               threshold=threshold)
-    dp = rank_dp_python if engine == "python" else _compiled_rank_dp
-    total_steps = N_RANKS * len(pl.jobs)
-    done = [0]
-
-    def tick() -> None:
-        done[0] += 1
-        if progress is not None:
-            progress(done[0], total_steps)
-
+    dp = _dp_runner(engine, len(pl.jobs), progress)
     total: Dict[int, Fraction] = {}
     if pl.method == "suit-profiles":
-        rows = {s: dp(prob, tick) for s, prob in pl.jobs}
+        rows = {s: dp(prob) for s, prob in pl.jobs}
         by_suit = []
         for s in range(N_SUITS):
             one = tuple(c >> s & 1 for c in cells)
@@ -677,7 +684,7 @@ def distribution(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = 
         for jh, prob in pl.jobs:
             ways = comb(pack.jokers, jh)
             k = shifted(jh, prob)
-            for (d, m), w in dp(prob, tick).items():
+            for (d, m), w in dp(prob).items():
                 scale = Fraction(N_RANKS, m) if prob.rotation else 1
                 d = max(0, d - k)
                 total[d] = total.get(d, 0) + ways * w * scale
@@ -712,19 +719,11 @@ def count_at_most(round_number: int, threshold: int, *, pack: Pack = Pack(), jok
                                               threshold=threshold, progress=progress).items())
     pl = plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=n, cells=tuple(cells),
               threshold=threshold, at_most=True)
-    dp = rank_dp_python if engine == "python" else _compiled_rank_dp
-    total_steps = N_RANKS * len(pl.jobs)
-    done = [0]
-
-    def tick() -> None:
-        done[0] += 1
-        if progress is not None:
-            progress(done[0], total_steps)
-
+    dp = _dp_runner(engine, len(pl.jobs), progress)
     total = Fraction(0)
     for jh, prob in pl.jobs:
         ways = comb(pack.jokers, jh)
-        for (_, m), w in dp(prob, tick).items():
+        for (_, m), w in dp(prob).items():
             total += ways * w * (Fraction(N_RANKS, m) if prob.rotation else 1)
     if total.denominator != 1:
         raise AssertionError(f"non-integral count {total}")
