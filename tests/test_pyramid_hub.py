@@ -10,11 +10,12 @@ from solver.game import Limits
 from solver.pyramid.chunked import thoughtful_rows
 from solver.pyramid.contract import solve_deal
 from solver.pyramid.deal import deal_from_seed
-from solver.pyramid.geometry import BELOW, POSITIONS, SIDES
-from solver.pyramid.hub import proves_lost
+from solver.pyramid import hub
+from solver.pyramid.geometry import ABOVE, BELOW, POSITIONS, SIDES
+from solver.pyramid.hub import ALL_FIVE, ONE_FIVE, proves_lost
 from solver.pyramid.rules import FIT
 from solver.pyramid.search import VARIANT_CODES, deal_kinds, solve
-from solver.pyramid.tiles import kind_rank, parse_tile
+from solver.pyramid.tiles import KIND_DRAGON, kind_rank, parse_tile
 
 VARIANTS = ("continuous", "wild-dragons")
 # Neither search decides these in a minute of CPU (docs/pyramid.md); the lemma does.
@@ -27,32 +28,120 @@ def test_the_lemma_proves_the_deals_the_searches_drown_in(variant, seed):
     assert why is not None and "fit only" in why and "7 even ranks" in why
 
 
+# Left unknown by both searches in 60 s of CPU; step 4 (anchors) proves them.
+ANCHORED = [("continuous", 936952), ("wild-dragons", 125873), ("wild-dragons", 777920)]
+
+
+@pytest.mark.parametrize("variant,seed", ANCHORED)
+def test_step_4_proves_the_deals_with_an_early_dragon(variant, seed):
+    why = proves_lost(deal_from_seed(seed), variant=variant)
+    assert why is not None and "can stand" in why
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_where_the_lemma_speaks_the_search_finds_the_deal_lost(variant):
     """Seeds 1-3,000: every deal the lemma proves lost is lost for the exact search, and
     every won deal is left alone (over seeds 1-1,000,000 against the stored verdicts:
     docs/pyramid.md)."""
-    spoke, hubs = 0, 0
+    spoke, hubs, anchors = 0, 0, 0
     for seed in range(1, 3001):
         why = proves_lost(deal_from_seed(seed), variant=variant)
         if why is None:
             continue
         spoke += 1
         hubs += "fit only" in why
+        anchors += "can stand" in why
         r = solve(deal_from_seed(seed), variant=variant, node_limit=2_000_000, time_limit=None, longest=False)
         assert r.verdict == "lost", (seed, r.verdict, why)
-    assert spoke > 50 and (hubs > 0 or variant == "wild-dragons")
+    assert spoke > 50 and (hubs > 0 or variant == "wild-dragons") and anchors > 0
 
 
 @pytest.mark.parametrize("variant,seed", [("continuous", 2935), ("continuous", 8491), ("continuous", 33036)])
-def test_plain_exhaustive_search_agrees_where_the_hub_decides(variant, seed):
-    """Deals the lemma proves by its hub step (5 or 7 tiles that fit one tile only):
-    plain search with no cut at all finds them lost."""
+def test_plain_exhaustive_search_agrees_where_the_hub_decides(variant, seed, monkeypatch):
+    """Deals the lemma proves by its hub step (5 or 7 tiles that fit one tile only; step 4
+    off, which proves 33036 earlier): plain search with no cut at all finds them lost."""
+    monkeypatch.setattr(hub, "ANCHOR_UP_TO", 0)
     why = proves_lost(deal_from_seed(seed), variant=variant)
     assert why is not None and "fit only" in why
     plain = fast.solve_kinds(deal_kinds(deal_from_seed(seed)), variant=VARIANT_CODES[variant], cuts=False,
                              first_round=0, longest_budget=0, node_limit=5_000_000)
     assert plain["verdict"] == "lost"
+
+
+@pytest.mark.parametrize("variant,seed", [("continuous", 33036)])
+def test_plain_exhaustive_search_agrees_where_the_anchors_decide(variant, seed):
+    """Step 4 proves 33036 lost at 7 tiles placed: plain search with no cut finds it lost."""
+    why = proves_lost(deal_from_seed(seed), variant=variant)
+    assert why is not None and "can stand" in why and "fit only" not in why
+    plain = fast.solve_kinds(deal_kinds(deal_from_seed(seed)), variant=VARIANT_CODES[variant], cuts=False,
+                             first_round=0, longest_budget=0, node_limit=5_000_000)
+    assert plain["verdict"] == "lost"
+
+
+# -- step 4: the anchors' capacities from the geometry, the matching against brute force --
+def _support(p):
+    """The positions filled whenever ``p`` is: ``p``, and for a position above level 1 the
+    tile below and that tile's four sides (which open it), recursively."""
+    need, todo = set(), [p]
+    while todo:
+        q = todo.pop()
+        if q in need:
+            continue
+        need.add(q)
+        if BELOW[q] is not None:
+            todo += [BELOW[q], *SIDES[BELOW[q]]]
+    return need
+
+
+def test_a_tile_that_anchors_five_needs_19_tiles_on_the_board_and_two_need_25():
+    """A tile but the first anchors 5 only on its 4 sides and its top, all empty when it
+    went down: so it is above level 1, and two of them are not side by side."""
+    hubs = [p for p in range(len(POSITIONS))
+            if POSITIONS[p].level >= 2 and len(SIDES[p]) == 4 and ABOVE[p] is not None]
+    board = {p: set().union(*(_support(q) for q in (p, ABOVE[p], *SIDES[p]))) for p in hubs}
+    assert hubs and min(len(b) for b in board.values()) == ONE_FIVE
+    pairs = [len(board[p] | board[q]) for p in hubs for q in hubs if p < q and q not in SIDES[p]]
+    assert min(pairs) >= ALL_FIVE
+    assert all(len(SIDES[p]) <= 4 for p in range(len(POSITIONS)) if POSITIONS[p].level == 1)
+
+
+def _largest_tree(kinds, first, fit, cap):
+    """The most tiles of ``kinds`` set down one at a time from tile ``first``, each against
+    an earlier one it fits with room left (``cap``, the first 5): brute force."""
+    best, seen = [1], set()
+
+    def grow(loads):
+        key = tuple(sorted(loads.items()))
+        if key in seen:
+            return
+        seen.add(key)
+        best[0] = max(best[0], len(loads))
+        for t in range(len(kinds)):
+            if t in loads:
+                continue
+            for a, load in loads.items():
+                room = 5 if a == first else cap
+                if load < room and (KIND_DRAGON in (kinds[t], kinds[a]) or fit[kinds[t]][kinds[a]]):
+                    grow({**loads, a: load + 1, t: 0})
+    grow({first: 0})
+    return best[0]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_anchor_matching_bounds_every_tree_of_anchors(variant):
+    """1 + the maximum matching is never below the largest tree (it is a relaxation), and
+    is below the tiles given on some draws (the step can speak)."""
+    rnd, fit = random.Random(5), FIT[variant]
+    pool = [parse_tile(t).kind for t in "1B 2C 3B 3D 5C 6B 9D SP EW RD".split()]
+    tight = 0
+    for _ in range(60):
+        kinds = [rnd.choice(pool) for _ in range(rnd.randint(5, 9))]
+        for cap in (1, 2, 4):
+            tree = _largest_tree(kinds, 0, fit, cap)
+            bound = 1 + hub._Anchors(kinds, 0, fit, cap).matched(list(range(len(kinds))))
+            assert bound >= tree, (kinds, cap)
+            tight += bound < len(kinds)
+    assert tight > 10
 
 
 # -- step 3 against brute force and the geometry ---------------------------------------

@@ -31,8 +31,24 @@ refutes the millions of arrangements of the first 19 tiles in a minute
    fill one colour.  The diamond has 9 squares of one colour and 4 of the other.
    Any other count of even ranks in ``R`` is impossible.
 
+4. **Anchors.**  Each tile placed after the first goes beside a filled tile it
+   fits: call one such tile its *anchor*.  The tiles a tile anchors stand on
+   distinct neighbours of it that were empty when it went down: at most 5 for
+   the first tile (4 sides and the top) and for a tile above level 1 (the tile
+   below is filled), at most 4 for any other level-1 tile (it was open, so a side
+   was filled).  A tile but the first that anchors 5 is above level 1 with its
+   four sides and its top placed after it, so the 13 level-1 squares under those
+   sides are filled too: 19 tiles on the board (step 2); two such tiles need
+   their 2 + 10 tiles above level 1 and 13 below: 25.  So when ``b - 8`` tiles are
+   placed, the ``b - 9`` after the first are matched to anchors among the closure,
+   each anchor taking at most 4 (the first tile 5), plus one more when ``b - 8 >= 19``
+   and 5 each when ``b - 8 >= 25``.  A maximum matching (augmenting paths) that
+   falls short of ``b - 9`` proves the line cannot get there.  Dragons fit every
+   tile, but each takes only its 4 or 5: this step is what speaks when a dragon
+   comes early, where steps 1-3 see every tile reached.
+
 A deal is lost when every kind in the first reserve, as the first tile, fails
-at some ``b`` by step 1's count or by steps 2-3.  :func:`proves_lost` says why, or
+at some ``b`` by step 1's count or by steps 2-4.  :func:`proves_lost` says why, or
 returns None (the lemma proves nothing: most deals).  Pure Python, run once on a
 deal that reaches the tail search (microseconds to milliseconds); tested against
 the search's verdicts (tests/test_pyramid_hub.py).
@@ -56,6 +72,12 @@ DIAMOND = 13
 below it and those within two steps of it (9 of its colour, 4 of the other)."""
 HUB_CHILDREN = 5
 """The most tiles placed against one tile after it (its 4 sides and its top)."""
+LEVEL1_CHILDREN = 4
+"""The most tiles placed against a level-1 tile other than the first (one side was filled)."""
+ONE_FIVE, ALL_FIVE = DIAMOND + 1 + HUB_CHILDREN, DIAMOND + 2 + 2 * HUB_CHILDREN
+"""Tiles on the board before one tile (two tiles) but the first can have anchored 5 (step 4)."""
+ANCHOR_UP_TO = 72
+"""Step 4 is asked for ``b`` up to this (every line of the deals it speaks on dies by tile 45)."""
 
 
 def _name(kind: int) -> str:
@@ -119,6 +141,61 @@ def _hub_parity(kinds: List[int], phase: List[int], first: int, fit, variant: st
     return None
 
 
+class _Anchors:
+    """Step 4's matching: tiles of the closure (not the first) to the anchors they fit,
+    grown with the closure and kept maximum by augmenting paths."""
+
+    def __init__(self, kinds: List[int], first: int, fit, cap: int):
+        self.kinds, self.fit, self.first, self.cap = kinds, fit, first, cap
+        self.tiles: List[int] = []
+        self.load: dict = {}
+        self.anchored: dict = {}
+
+    def _fits(self, t: int, a: int) -> bool:
+        k, u = self.kinds[t], self.kinds[a]
+        return k == KIND_DRAGON or u == KIND_DRAGON or self.fit[k][u]
+
+    def _augment(self, t: int, seen: set) -> bool:
+        for a in self.tiles:
+            if a == t or a in seen or not self._fits(t, a):
+                continue
+            seen.add(a)
+            load = self.load[a]
+            if len(load) < (HUB_CHILDREN if a == self.first else self.cap):
+                load.append(t)
+                self.anchored[t] = a
+                return True
+            for u in list(load):
+                if self._augment(u, seen):
+                    load.remove(u)
+                    load.append(t)
+                    self.anchored[t] = a
+                    return True
+        return False
+
+    def matched(self, tiles: List[int]) -> int:
+        """The maximum matching over ``tiles`` (a superset of the last call's)."""
+        for t in tiles[len(self.tiles):]:
+            self.tiles.append(t)
+            self.load[t] = []
+        for t in self.tiles:
+            if t != self.first and t not in self.anchored:
+                self._augment(t, set())
+        return len(self.anchored)
+
+
+def _anchor_bound(four: _Anchors, five: _Anchors, phase: List[int], placed: int) -> Optional[str]:
+    """Step 4 with ``placed`` tiles on the board, all of ``phase``: why that is impossible, or None."""
+    if placed >= ALL_FIVE:
+        most = 1 + five.matched(phase)
+    else:
+        most = 1 + four.matched(phase) + (placed >= ONE_FIVE)
+    if most >= placed:
+        return None
+    caps = "5 a tile" if placed >= ALL_FIVE else "4 a tile, 5 the first" + ("" if placed < ONE_FIVE else " and one more")
+    return f"at most {most} can stand, anchored {caps}"
+
+
 def proves_lost(deal: Deal, *, variant: str) -> Optional[str]:
     """Why the lemma proves ``deal`` lost (one clause per first tile), or None."""
     kinds = [TILES[f].kind for f in deal.faces]
@@ -127,6 +204,7 @@ def proves_lost(deal: Deal, *, variant: str) -> Optional[str]:
     for kind in sorted(set(kinds[:RESERVE_SLOTS])):
         first = kinds.index(kind)
         closure = _Closure(kinds, first, fit)
+        four, five = _Anchors(kinds, first, fit, LEVEL1_CHILDREN), _Anchors(kinds, first, fit, HUB_CHILDREN)
         for b in range(RESERVE_SLOTS + 1, len(kinds)):
             placed, phase = b - (RESERVE_SLOTS - 1), closure.grow_to(b)
             if len(phase) < placed:
@@ -137,6 +215,11 @@ def proves_lost(deal: Deal, *, variant: str) -> Optional[str]:
                 why = _hub_parity(kinds, phase, first, fit, variant)
                 if why is not None:
                     reasons.append(f"first {_name(kind)}: tiles 0-{b - 1} place {placed} with {why}")
+                    break
+            if b <= ANCHOR_UP_TO:
+                why = _anchor_bound(four, five, phase, placed)
+                if why is not None:
+                    reasons.append(f"first {_name(kind)}: {placed} placed to draw tile {b}, {why}")
                     break
         else:
             return None
