@@ -2,7 +2,8 @@
 
     python bench/pyramid_hub_scan.py VARIANT DB FIRST LAST
 
-Opens ``DB`` read-only.  Prints each deal the lemma proves by its hub step, and
+Opens ``DB`` read-only.  Prints each deal the lemma proves by its hub step, counts
+those where a clause is step 4's (anchors) or step 5's (cuts), and prints
 any deal it proves lost that is not stored ``lost`` (``DIFFERS``: a stored
 ``won`` there would be a bug; an ``unknown`` is a deal the searches left), then
 the counts and the CPU seconds (docs/pyramid.md, "Sixty seconds of CPU, and
@@ -23,20 +24,23 @@ def main(argv) -> int:
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
         stored = dict(con.execute("SELECT seed, verdict FROM results WHERE variant = ? AND seed BETWEEN ? AND ?",
                                   (variant, first, last)))
-    proved = hub = won = 0
+    proved = hub = anchors = cuts = won = 0
     t0 = time.process_time()
     for seed in range(first, last + 1):
         why = proves_lost(deal_from_seed(seed), variant=variant)
         if why is None:
             continue
         proved += 1
+        anchors += "can stand" in why
+        cuts += "parts that reach" in why
         if "fit only" in why:
             hub += 1
             print("hub", seed, stored.get(seed), why[:160], flush=True)
         if stored.get(seed) != "lost":
             won += stored.get(seed) == "won"
             print("DIFFERS", seed, stored.get(seed), why, flush=True)
-    print(f"{variant} seeds {first}-{last}: proved lost {proved} (hub step {hub}), stored won among them {won}, "
+    print(f"{variant} seeds {first}-{last}: proved lost {proved} (hub step {hub}, anchors {anchors}, cuts {cuts}), "
+          f"stored won among them {won}, "
           f"stored lost {sum(v == 'lost' for v in stored.values())}; {time.process_time() - t0:.1f} s CPU")
     return 1 if won else 0
 

@@ -29,13 +29,15 @@ def test_the_lemma_proves_the_deals_the_searches_drown_in(variant, seed):
 
 
 # Left unknown by both searches in 60 s of CPU; step 4 (anchors) proves them.
-ANCHORED = [("continuous", 936952), ("wild-dragons", 125873), ("wild-dragons", 777920)]
+ANCHORED = [("continuous", 936952), ("wild-dragons", 125873), ("wild-dragons", 695813), ("wild-dragons", 777920)]
 
 
 @pytest.mark.parametrize("variant,seed", ANCHORED)
-def test_step_4_proves_the_deals_with_an_early_dragon(variant, seed):
+def test_steps_4_and_5_prove_the_deals_with_an_early_dragon(variant, seed):
     why = proves_lost(deal_from_seed(seed), variant=variant)
     assert why is not None and "can stand" in why
+    # With the first tile AU, 9B alone joins the 5 other seasons and the rest: 6 parts.
+    assert ("6 parts that reach the first tile only through 9B" in why) == (seed == 695813)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -142,6 +144,24 @@ def test_the_anchor_matching_bounds_every_tree_of_anchors(variant):
             assert bound >= tree, (kinds, cap)
             tight += bound < len(kinds)
     assert tight > 10
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_cut_that_proves_too_few_is_never_beaten_by_a_tree(variant):
+    """Step 5 against brute force: where it says ``placed`` of the tiles cannot stand
+    (4 a tile, 5 the first), no tree of anchors holds that many; and it does speak."""
+    rnd, fit = random.Random(7), FIT[variant]
+    pool = [parse_tile(t).kind for t in "1B 2C 3B 3D 9B 9D SP AU EW 8C".split()]
+    spoke = 0
+    for _ in range(300):
+        kinds = [rnd.choice(pool) for _ in range(rnd.randint(6, 10))]
+        tiles = list(range(len(kinds)))
+        tree = _largest_tree(kinds, 0, fit, hub.LEVEL1_CHILDREN)
+        for slack in range(3):
+            if hub._cut(kinds, tiles, 0, fit, len(kinds) - slack) is not None:
+                spoke += 1
+                assert tree < len(kinds) - slack, (kinds, slack)
+    assert spoke > 10
 
 
 # -- step 3 against brute force and the geometry ---------------------------------------

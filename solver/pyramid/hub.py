@@ -47,8 +47,17 @@ refutes the millions of arrangements of the first 19 tiles in a minute
    tile, but each takes only its 4 or 5: this step is what speaks when a dragon
    comes early, where steps 1-3 see every tile reached.
 
+5. **Cuts.**  A tile's anchor chain leads back to the first tile through fits.
+   If removing one tile ``h`` of the closure splits the rest by fits into parts,
+   each part without the first tile that has a tile on the board has one of them
+   anchored by ``h`` (the chain leaves the part through ``h`` alone).  With ``s``
+   tiles of the closure left off the board, leave off the smallest parts (and
+   ``h``, if all of them fit in ``s`` with it): more parts left than ``h`` can
+   anchor (step 4: 5 for the first tile or with 19 placed, else 4) is impossible.
+   This is step 2's count of tiles that fit only ``h``, for parts of any size.
+
 A deal is lost when every kind in the first reserve, as the first tile, fails
-at some ``b`` by step 1's count or by steps 2-4.  :func:`proves_lost` says why, or
+at some ``b`` by step 1's count or by steps 2-5.  :func:`proves_lost` says why, or
 returns None (the lemma proves nothing: most deals).  Pure Python, run once on a
 deal that reaches the tail search (microseconds to milliseconds); tested against
 the search's verdicts (tests/test_pyramid_hub.py).
@@ -196,6 +205,54 @@ def _anchor_bound(four: _Anchors, five: _Anchors, phase: List[int], placed: int)
     return f"at most {most} can stand, anchored {caps}"
 
 
+CUT_SLACK = 4
+"""Step 5 is asked when at most this many tiles of the closure stay off the board."""
+
+
+def _parts(kinds: List[int], phase: List[int], h: int, fit) -> List[List[int]]:
+    """The parts of ``phase`` without tile ``h``, joined by fits (tiles of one kind do not
+    fit one another unless dragons): built on kinds, at most 30."""
+    count: dict = {}
+    for t in phase:
+        if t != h:
+            count.setdefault(kinds[t], []).append(t)
+    left, parts = set(count), []
+    while left:
+        todo = [left.pop()]
+        group = list(todo)
+        while todo:
+            k = todo.pop()
+            near = [u for u in left if k == KIND_DRAGON or u == KIND_DRAGON or fit[k][u]]
+            left.difference_update(near)
+            todo += near
+            group += near
+        if len(group) == 1 and group[0] != KIND_DRAGON:
+            parts += [[t] for t in count[group[0]]]
+        else:
+            parts.append([t for k in group for t in count[k]])
+    return parts
+
+
+def _cut(kinds: List[int], phase: List[int], first: int, fit, placed: int) -> Optional[str]:
+    """Step 5 with ``placed`` tiles on the board, all of ``phase``: why that is impossible, or None."""
+    slack = len(phase) - placed
+    if slack > CUT_SLACK:
+        return None
+    for k in sorted({kinds[t] for t in phase}):
+        h = first if kinds[first] == k else next(t for t in phase if kinds[t] == k)
+        sizes = sorted(len(p) for p in _parts(kinds, phase, h, fit) if first not in p)
+        if h != first and 1 + sum(sizes) <= slack:
+            continue
+        room = HUB_CHILDREN if h == first or placed >= ONE_FIVE else LEVEL1_CHILDREN
+        off = 0
+        while sizes and off + sizes[0] <= slack:
+            off += sizes.pop(0)
+        if len(sizes) > room:
+            return (f"{len(sizes)} parts that reach the first tile only through {_name(k)} (tile {h}), "
+                    f"which anchors at most {room}")
+    return None
+
+
 def proves_lost(deal: Deal, *, variant: str) -> Optional[str]:
     """Why the lemma proves ``deal`` lost (one clause per first tile), or None."""
     kinds = [TILES[f].kind for f in deal.faces]
@@ -217,7 +274,7 @@ def proves_lost(deal: Deal, *, variant: str) -> Optional[str]:
                     reasons.append(f"first {_name(kind)}: tiles 0-{b - 1} place {placed} with {why}")
                     break
             if b <= ANCHOR_UP_TO:
-                why = _anchor_bound(four, five, phase, placed)
+                why = _anchor_bound(four, five, phase, placed) or _cut(kinds, phase, first, fit, placed)
                 if why is not None:
                     reasons.append(f"first {_name(kind)}: {placed} placed to draw tile {b}, {why}")
                     break
