@@ -38,12 +38,14 @@ refutes the millions of arrangements of the first 19 tiles in a minute
    below is filled), at most 4 for any other level-1 tile (it was open, so a side
    was filled).  A tile but the first that anchors 5 is above level 1 with its
    four sides and its top placed after it, so the 13 level-1 squares under those
-   sides are filled too: 19 tiles on the board (step 2); two such tiles need
-   their 2 + 10 tiles above level 1 and 13 below: 25.  So when ``b - 8`` tiles are
+   sides are filled too: 19 tiles on the board (step 2); two such tiles are not
+   side by side (the later would have had a filled side), so they need their
+   2 + 10 tiles above level 1 and 13 below: 25.  So when ``b - 8`` tiles are
    placed, the ``b - 9`` after the first are matched to anchors among the closure,
    each anchor taking at most 4 (the first tile 5), plus one more when ``b - 8 >= 19``
    and 5 each when ``b - 8 >= 25``.  A maximum matching (augmenting paths) that
-   falls short of ``b - 9`` proves the line cannot get there.  Dragons fit every
+   falls short of ``b - 9`` proves the line cannot get there: it lets any tile of
+   the closure anchor, placed or not, so it is never smaller than the real one.  Dragons fit every
    tile, but each takes only its 4 or 5: this step is what speaks when a dragon
    comes early, where steps 1-3 see every tile reached.
 
@@ -59,7 +61,7 @@ refutes the millions of arrangements of the first 19 tiles in a minute
 A deal is lost when every kind in the first reserve, as the first tile, fails
 at some ``b`` by step 1's count or by steps 2-5.  :func:`proves_lost` says why, or
 returns None (the lemma proves nothing: most deals).  Pure Python, run once on a
-deal that reaches the tail search (microseconds to milliseconds); tested against
+deal that reaches the tail search (up to about 30 ms); tested against
 the search's verdicts (tests/test_pyramid_hub.py).
 
 >>> from solver.pyramid.deal import deal_from_seed
