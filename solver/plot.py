@@ -289,7 +289,9 @@ def deficiency_by_round(results: List[dict], out: str) -> None:
         ds = sorted(counts)
         tag = "exact" if r["method"] == "exact" else f"{r['deals']:,} deals"
         if r.get("rest"):
-            tag += f", deficiency >= {r['rest']['deficiency_at_least']} not drawn"
+            low = r["rest"]["deficiency_at_least"]
+            tag += (f", deficiency {low}-{r['rest']['deficiency_at_most']} not drawn" if "deficiency_at_most" in r["rest"]
+                    else f", deficiency >= {low} not drawn")
         ax.plot(ds, [counts[d] / total for d in ds], marker="o",
                 label=f"round {r['round']}: {r['contract']} ({tag})")
     ax.set_yscale("log")

@@ -217,9 +217,21 @@ def test_odds_with_max_deficiency_lumps_the_rest():
         odds(3, max_deficiency=-1)
 
 
+def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
+    """With COUNTED_ABOVE the hands above it are counted one by one too (round 1 standing in for 6)."""
+    whole = odds(1)["counts"]
+    monkeypatch.setattr(exact, "COUNTED_TO", {1: 0})
+    monkeypatch.setattr(exact, "COUNTED_ABOVE", {1: 2})
+    cut = odds(1)
+    assert cut["counts"] == {d: n for d, n in whole.items() if int(d) not in (1, 2)}
+    assert cut["rest"] == {"deficiency_at_least": 1, "deficiency_at_most": 2, "hands": whole["1"] + whole["2"],
+                           "share": (whole["1"] + whole["2"]) / cut["deals"]}
+    assert odds(1, max_deficiency=0)["rest"]["hands"] == sum(n for d, n in whole.items() if d != "0")
+
+
 def test_round_6_is_counted_to_deficiency_1_by_default():
     """The plan, not the (minutes-long) run: round 6 keeps only keys that can end within 1."""
-    assert exact.COUNTED_TO == {6: 1}
+    assert exact.COUNTED_TO == {6: 1} and exact.COUNTED_ABOVE == {6: 5}
     assert all(p.threshold == 1 + exact.shifted(jh, p) for jh, p in exact.plan(6, threshold=1).jobs)
     assert all(p.threshold == -1 for _, p in exact.plan(6).jobs)
 

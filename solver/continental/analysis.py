@@ -145,7 +145,9 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
     The keys are the same whatever the method: ``counts`` (hands, or deals)
     and ``deficiency`` (probabilities when exact, deal counts for Monte Carlo,
     as before) by deficiency; ``rest`` (null, or the hands past ``max_deficiency``:
-    ``{"deficiency_at_least": D + 1, "hands": n, "share": n / deals}``);
+    ``{"deficiency_at_least": D + 1, "hands": n, "share": n / deals}``; by default
+    in round 6 the hands above :data:`~solver.continental.exact.COUNTED_ABOVE`
+    are counted one by one too, and ``rest`` has ``"deficiency_at_most"``);
     ``p_fraction`` the exact P(meets) in lowest terms (null for Monte Carlo);
     ``ci95`` and ``ci999`` (``[p, p]`` when exact).
     """
@@ -178,7 +180,17 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         if upto is None and counted != total:
             raise AssertionError(f"the exact count covers {counted} hands, not C({pack.size}, {rnd.cards})")
         rest = None
-        if upto is not None:
+        above = _exact.COUNTED_ABOVE.get(rnd.number) if max_deficiency is None else None
+        if upto is not None and above is not None and above > upto:
+            below, top = _exact.count_window(rnd.number, above, rnd.cards, pack=pack, joker_limit=joker_limit,
+                                             progress=progress)
+            if below + sum(top.values()) != total or below < counted:
+                raise AssertionError(f"the count from the top covers {below + sum(top.values())} hands, "
+                                     f"not C({pack.size}, {rnd.cards})")
+            dist.update((d, int(n)) for d, n in top.items() if n)
+            rest = {"deficiency_at_least": upto + 1, "deficiency_at_most": above,
+                    "hands": int(below) - counted, "share": (int(below) - counted) / total}
+        elif upto is not None:
             rest = {"deficiency_at_least": upto + 1, "hands": total - counted,
                     "share": (total - counted) / total}
         p = Fraction(dist.get(0, 0), total)

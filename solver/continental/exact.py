@@ -535,6 +535,12 @@ docs/continental.md): by default only the hands of deficiency at most this are c
 exactly, and the rest are lumped (``odds --max-deficiency`` chooses another bound)."""
 
 
+COUNTED_ABOVE = {6: 5}
+"""Rounds whose default count also takes, from the top, every hand of deficiency above this
+one by one (one :func:`count_window` pass: cheap there, docs/continental.md), leaving only
+the deficiencies between :data:`COUNTED_TO` and this lumped."""
+
+
 def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> Optional[str]:
     """Why the exact count of this round and pack is refused (None: it is done).
 
