@@ -64,7 +64,10 @@ minutes to ``D = 1``.
 at most ``D`` as one number: values capped at ``size - D``, and a prefix with a
 key there that the later ranks can surely complete is *decided* (its function
 is dropped; only its cards and empty runs are carried).  Cheap at the top of a
-distribution, where most prefixes are decided early.
+distribution, where most prefixes are decided early.  A *window*
+(:func:`count_window`) joins the two: decided at ``low``, dropped past
+``high``, the prefixes in between counted by their exact deficiency; round 6
+counts its top this way (:data:`COUNTED_ABOVE`).
 
 **Suit profiles** (contracts without trios).  Straights never share a suit,
 so a suit's row (13 counts) contributes a profile ``P(m, j)``: the most
