@@ -227,6 +227,10 @@ def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
     assert cut["rest"] == {"deficiency_at_least": 1, "deficiency_at_most": 2, "hands": whole["1"] + whole["2"],
                            "share": (whole["1"] + whole["2"]) / cut["deals"]}
     assert odds(1, max_deficiency=0)["rest"]["hands"] == sum(n for d, n in whole.items() if d != "0")
+    explicit = odds(1, max_deficiency=0, count_above=2)         # the option, whatever the default
+    assert {k: v for k, v in explicit.items() if k != "seconds"} == {k: v for k, v in cut.items() if k != "seconds"}
+    with pytest.raises(InputError):
+        odds(1, count_above=-1)
 
 
 def test_round_6_is_counted_to_deficiency_1_by_default():

@@ -132,7 +132,7 @@ def mc_histogram_reference(round_number: int, *, deals: int, seed: int, pack: Pa
 
 def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack = Pack(),
          joker_limit: bool = True, method: str = "auto", workers: int = 2,
-         max_deficiency: Optional[int] = None,
+         max_deficiency: Optional[int] = None, count_above: Optional[int] = None,
          progress: Optional[Callable[[int, int], None]] = None) -> Dict:
     """P(meets) and the deficiency distribution for dealt hands of a round.
 
@@ -147,7 +147,8 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
     as before) by deficiency; ``rest`` (null, or the hands past ``max_deficiency``:
     ``{"deficiency_at_least": D + 1, "hands": n, "share": n / deals}``; by default
     in round 6 the hands above :data:`~solver.continental.exact.COUNTED_ABOVE`
-    are counted one by one too, and ``rest`` has ``"deficiency_at_most"``);
+    are counted one by one too, and ``rest`` has ``"deficiency_at_most"``;
+    ``count_above`` K chooses that bound, for any round with trios);
     ``p_fraction`` the exact P(meets) in lowest terms (null for Monte Carlo);
     ``ci95`` and ``ci999`` (``[p, p]`` when exact).
     """
@@ -157,9 +158,9 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise InputError(f"deals must be a positive integer, not {deals!r}")
-    if max_deficiency is not None and (isinstance(max_deficiency, bool) or not isinstance(max_deficiency, int)
-                                       or max_deficiency < 0):
-        raise InputError(f"max deficiency must be a non-negative integer, not {max_deficiency!r}")
+    for name, x in (("max deficiency", max_deficiency), ("count above", count_above)):
+        if x is not None and (isinstance(x, bool) or not isinstance(x, int) or x < 0):
+            raise InputError(f"{name} must be a non-negative integer, not {x!r}")
     refused = _exact.unsupported(rnd.number, pack, joker_limit)
     if method == "auto":
         method = "exact" if _exact.exact_by_default(rnd.number, pack, joker_limit) else "monte-carlo"
@@ -180,8 +181,10 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         if upto is None and counted != total:
             raise AssertionError(f"the exact count covers {counted} hands, not C({pack.size}, {rnd.cards})")
         rest = None
-        above = _exact.COUNTED_ABOVE.get(rnd.number) if max_deficiency is None else None
-        if upto is not None and above is not None and above > upto:
+        above = count_above
+        if above is None and max_deficiency is None:
+            above = _exact.COUNTED_ABOVE.get(rnd.number)
+        if upto is not None and above is not None and above > upto and rnd.trios:
             below, top = _exact.count_window(rnd.number, above, rnd.cards, pack=pack, joker_limit=joker_limit,
                                              progress=progress)
             if below + sum(top.values()) != total or below < counted:
