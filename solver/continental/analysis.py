@@ -187,7 +187,7 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         if upto is not None and above is not None and above > upto and rnd.trios:
             below, top = _exact.count_window(rnd.number, above, rnd.cards, pack=pack, joker_limit=joker_limit,
                                              progress=progress)
-            if below + sum(top.values()) != total or below < counted:
+            if below + sum(top.values()) != total or below < counted or below.denominator != 1:
                 raise AssertionError(f"the count from the top covers {below + sum(top.values())} hands, "
                                      f"not C({pack.size}, {rnd.cards})")
             dist.update((d, int(n)) for d, n in top.items() if n)
