@@ -104,3 +104,11 @@ def test_exact_round6_count_at_most(benchmark, threshold):
     from solver.continental.exact import count_at_most
     benchmark.extra_info["threshold"] = threshold
     benchmark.pedantic(count_at_most, args=(6, threshold), rounds=1, iterations=1)
+
+
+def test_exact_round6_window_from_the_top(benchmark):
+    """Round 6's top as `odds --round 6` counts it: one window pass per job, the hands <= 5
+    as one number and every hand above one by one; here the rotation class 3+ of each
+    number of jokers (the other classes of the jokerless hands take minutes: docs)."""
+    from solver.continental.exact import count_window
+    benchmark.pedantic(count_window, args=(6, 5, 12), kwargs=dict(jobs=[0, 3, 6, 9, 12]), rounds=1, iterations=1)

@@ -22,7 +22,9 @@ problem is symmetric in the suits, the state is relabelled to a canonical suit
 order (suits sorted by an invariant signature, ties tried in every order, the
 smallest entry array kept).  With ``problem.at_most`` (``exact.count_at_most``)
 values are capped at the target and a state that has reached it is *decided*:
-tag bit ``DECIDED``, no entries, only its cards and empty runs carried on.
+tag bit ``DECIDED``, no entries, only its cards and empty runs carried on
+(with ``problem.low`` the target is that of deficiency ``low``, and the states
+short of it end counted by their deficiency: a window).
 """
 from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memset, memcpy, memcmp
@@ -956,7 +958,7 @@ def rank_dp(problem, progress=None):
     R.ssuits = p.straight_suits
     R.floor = R.size - p.threshold - 1 if p.threshold >= 0 else -1
     R.at_most = 1 if (p.at_most and p.threshold >= 0) else 0
-    R.target = R.size - p.threshold if R.at_most else 255
+    R.target = R.size - p.decided_at if R.at_most else 255
     R.free = 1 if (R.S <= R.D and not R.capbind) else 0
     if R.S > 3 or R.T > 3 or R.J > 127 or R.D > 15 or R.N > 13 or R.size > 12 + 13:
         raise ValueError("problem out of the kernel's range")
@@ -1050,21 +1052,15 @@ def rank_dp(problem, progress=None):
             m = run_weight(&R, (L.tag[st] >> 8) & 0xFF)
             if m == 0:
                 continue
-            if R.at_most:
-                best = -1
-                for j in range(L.ln[st]):
-                    d = L.ent[L.off[st] + j] & 0xFF
-                    if d > best:
-                        best = d
-                if (L.tag[st] & DECIDED) or best >= R.target:
-                    acc[p.threshold][m] += L.w[st]
-                continue
             best = -1
             for j in range(L.ln[st]):
                 d = L.ent[L.off[st] + j] & 0xFF
                 if d > best:
                     best = d
-            acc[R.size - best][m] += L.w[st]
+            if R.at_most and ((L.tag[st] & DECIDED) or best >= R.target):
+                acc[p.decided_at][m] += L.w[st]
+            else:
+                acc[R.size - best][m] += L.w[st]
         for d in range(32):
             for m in range(16):
                 if acc[d][m]:

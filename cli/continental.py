@@ -117,7 +117,11 @@ def hand(cards, seed, round_number, node_limit, time_limit, table_mb, decks, jok
               help="Threads for Monte Carlo.")
 @click.option("--max-deficiency", type=click.IntRange(min=0), default=None,
               help="Exact: count only hands of deficiency <= D, the rest lumped "
-                   "(default: all; round 6: 1, its whole count takes hours).")
+                   "(default: all; round 6: 0-1 and, from the top, 6 and more, 2-5 lumped).")
+@click.option("--count-above", type=click.IntRange(min=0), default=None,
+              help="Exact, with a deficiency bound: also count one by one every hand of deficiency "
+                   "above K (one pass from the top), lumping only the deficiencies between "
+                   "(default: round 6 above 5, the others none).")
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr for the exact count (default: when stderr is a terminal).")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
@@ -126,20 +130,22 @@ def hand(cards, seed, round_number, node_limit, time_limit, table_mb, decks, jok
               help="Also draw the rounds of these `odds --json` outputs (repeatable).")
 @pack_options
 @JSON
-def odds(round_number, deals, seed, method, workers, max_deficiency, progress, plot_file, others,
+def odds(round_number, deals, seed, method, workers, max_deficiency, count_above, progress, plot_file, others,
          decks, jokers_per_deck, joker_limit, as_json):
     """P(a dealt hand meets round R's contract) and the deficiency distribution.
 
     Exact (every hand of the pack counted, P as a fraction) for every round at
     the default pack; rounds 5 and 6 only at 2 decks of at most 2 jokers
     (--method exact refuses other packs there; auto falls back to Monte Carlo).
-    Round 6 counts exactly the hands of deficiency 0 and 1 and lumps the rest
-    (--max-deficiency D for more; the whole count takes hours).
+    Round 6 counts exactly the hands of deficiency 0 and 1 and, from the top,
+    those of 6 and more, and lumps 2-5 (--max-deficiency D counts 0..D and
+    lumps the rest; the whole count one by one takes hours).
     """
     pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
     with progress_bar(progress, desc=f"round {round_number}", unit="step") as tick:
         result = run_odds(round_number, deals=deals, seed=seed, pack=pack, joker_limit=joker_limit,
-                          method=method, workers=workers, max_deficiency=max_deficiency, progress=tick)
+                          method=method, workers=workers, max_deficiency=max_deficiency,
+                          count_above=count_above, progress=tick)
     if plot_file is not None:
         from solver.plot import deficiency_by_round
         drawn = [result]

@@ -289,9 +289,17 @@ def deficiency_by_round(results: List[dict], out: str) -> None:
         ds = sorted(counts)
         tag = "exact" if r["method"] == "exact" else f"{r['deals']:,} deals"
         if r.get("rest"):
-            tag += f", deficiency >= {r['rest']['deficiency_at_least']} not drawn"
-        ax.plot(ds, [counts[d] / total for d in ds], marker="o",
-                label=f"round {r['round']}: {r['contract']} ({tag})")
+            low = r["rest"]["deficiency_at_least"]
+            tag += (f", deficiency {low}-{r['rest']['deficiency_at_most']} not drawn" if "deficiency_at_most" in r["rest"]
+                    else f", deficiency >= {low} not drawn")
+        xs, ys = [], []
+        for d in ds:                       # a lumped middle (round 6) breaks the line
+            if xs and d > xs[-1] + 1:
+                xs.append(float("nan"))
+                ys.append(float("nan"))
+            xs.append(d)
+            ys.append(counts[d] / total)
+        ax.plot(xs, ys, marker="o", label=f"round {r['round']}: {r['contract']} ({tag})")
     ax.set_yscale("log")
     ax.set_xlabel("deficiency (cards to exchange before the contract is met)")
     ax.set_ylabel("share of dealt hands")

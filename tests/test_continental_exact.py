@@ -217,9 +217,25 @@ def test_odds_with_max_deficiency_lumps_the_rest():
         odds(3, max_deficiency=-1)
 
 
+def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
+    """With COUNTED_ABOVE the hands above it are counted one by one too (round 1 standing in for 6)."""
+    whole = odds(1)["counts"]
+    monkeypatch.setattr(exact, "COUNTED_TO", {1: 0})
+    monkeypatch.setattr(exact, "COUNTED_ABOVE", {1: 2})
+    cut = odds(1)
+    assert cut["counts"] == {d: n for d, n in whole.items() if int(d) not in (1, 2)}
+    assert cut["rest"] == {"deficiency_at_least": 1, "deficiency_at_most": 2, "hands": whole["1"] + whole["2"],
+                           "share": (whole["1"] + whole["2"]) / cut["deals"]}
+    assert odds(1, max_deficiency=0)["rest"]["hands"] == sum(n for d, n in whole.items() if d != "0")
+    explicit = odds(1, max_deficiency=0, count_above=2)         # the option, whatever the default
+    assert {k: v for k, v in explicit.items() if k != "seconds"} == {k: v for k, v in cut.items() if k != "seconds"}
+    with pytest.raises(InputError):
+        odds(1, count_above=-1)
+
+
 def test_round_6_is_counted_to_deficiency_1_by_default():
     """The plan, not the (minutes-long) run: round 6 keeps only keys that can end within 1."""
-    assert exact.COUNTED_TO == {6: 1}
+    assert exact.COUNTED_TO == {6: 1} and exact.COUNTED_ABOVE == {6: 5}
     assert all(p.threshold == 1 + exact.shifted(jh, p) for jh, p in exact.plan(6, threshold=1).jobs)
     assert all(p.threshold == -1 for _, p in exact.plan(6).jobs)
 
@@ -318,3 +334,54 @@ def test_compiled_count_at_most_equals_the_python_specification(rnd, pack, n, ce
     assert exact.count_at_most(rnd, t, engine="compiled", **kw) == exact.count_at_most(rnd, t, engine="python", **kw)
     for _, prob in exact.plan(rnd, threshold=t, at_most=True, **kw).jobs:
         assert prob.at_most and kernel.rank_dp(prob) == exact.rank_dp_python(prob)
+
+
+# (round, pack, hand size, cells): windows low < d <= high, every pair around the distribution
+WINDOW_CASES = [
+    (5, Pack(2, 1), 6, EVERY_RANK_ONE_SUIT),                              # rotation, one joker
+    (6, Pack(2, 1), 6, ranks(0, 1, 2, 3, 11, 12, suits=3)),               # tails through the ace
+    pytest.param(6, Pack(2, 2), 7, ranks(0, 1, 2, 3, 11, 12, suits=3), marks=pytest.mark.slow),   # 2-4 jokers
+]
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells", WINDOW_CASES,
+                         ids=[f"r{c[0]}-n{c[2]}-{i}" for i, c in
+                              enumerate(getattr(c, "values", c) for c in WINDOW_CASES)])
+def test_count_window_equals_brute_force(rnd, pack, n, cells):
+    """One pass: the hands to ``low`` as one number, those above it to ``high`` by deficiency."""
+    want = brute(rnd, pack, n, cells)
+    for low in range(min(want) - 1, max(want) + 1):
+        for high in range(max(low, 0), max(want) + 1):
+            upto, by_d = exact.count_window(rnd, low, high, pack=pack, hand_size=n, cells=cells)
+            assert upto == sum(c for d, c in want.items() if d <= low)
+            assert by_d == {d: c for d, c in want.items() if low < d <= high}
+
+
+def test_count_window_jobs_add_up():
+    """Windows chosen per DP job add up to the whole count (the per-job schedule of round 6)."""
+    kw = dict(pack=Pack(2, 1), hand_size=6, cells=EVERY_RANK_ONE_SUIT)
+    want = brute(5, kw["pack"], 6, kw["cells"])
+    n_jobs = len(exact.plan(5, threshold=5, at_most=True, **kw).jobs)
+    total = 0
+    for i in range(n_jobs):
+        upto, by_d = exact.count_window(5, 4 + i % 2, 5, jobs=[i], **kw)      # (4, 5] or (5, 5]
+        total += upto + sum(by_d.values())
+    assert total == sum(c for d, c in want.items() if d <= 5)
+
+
+def test_compiled_window_equals_the_python_specification():
+    """One window run's raw result (decided prefixes, and the rest by deficiency), every job."""
+    from solver.cext import continental_exact as kernel
+    kw = dict(pack=Pack(2, 1), hand_size=6, cells=EVERY_RANK_ONE_SUIT)
+    for jh, prob in exact.plan(5, threshold=6, at_most=True, **kw).jobs:
+        prob = prob._replace(low=4 + exact.shifted(jh, prob))
+        raw = exact.rank_dp_python(prob)
+        assert kernel.rank_dp(prob) == raw
+        assert {d for d, _ in raw} <= set(range(prob.decided_at, prob.threshold + 1))
+
+
+def test_count_window_refuses_bad_windows():
+    with pytest.raises(InputError):
+        exact.count_window(6, 3, 2)
+    with pytest.raises(InputError):
+        exact.count_window(7, 1, 2)                   # no trios: the suit profiles count everything

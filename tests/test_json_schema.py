@@ -96,3 +96,8 @@ def test_odds_rest_is_filled_when_the_count_stops_at_a_deficiency():
     jsonschema.validate(data, load("odds"))
     assert data["rest"]["deficiency_at_least"] == 1
     assert data["counts"]["0"] + data["rest"]["hands"] == data["deals"]
+    result, out = run(["continental", "odds", "--round", "1", "--max-deficiency", "0", "--count-above", "2"])
+    data = json.loads(out)
+    jsonschema.validate(data, load("odds"))
+    assert data["rest"]["deficiency_at_most"] == 2 and set(data["counts"]) == {"0", "3", "4"}
+    assert sum(data["counts"].values()) + data["rest"]["hands"] == data["deals"]

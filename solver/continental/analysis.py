@@ -132,7 +132,7 @@ def mc_histogram_reference(round_number: int, *, deals: int, seed: int, pack: Pa
 
 def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack = Pack(),
          joker_limit: bool = True, method: str = "auto", workers: int = 2,
-         max_deficiency: Optional[int] = None,
+         max_deficiency: Optional[int] = None, count_above: Optional[int] = None,
          progress: Optional[Callable[[int, int], None]] = None) -> Dict:
     """P(meets) and the deficiency distribution for dealt hands of a round.
 
@@ -145,7 +145,10 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
     The keys are the same whatever the method: ``counts`` (hands, or deals)
     and ``deficiency`` (probabilities when exact, deal counts for Monte Carlo,
     as before) by deficiency; ``rest`` (null, or the hands past ``max_deficiency``:
-    ``{"deficiency_at_least": D + 1, "hands": n, "share": n / deals}``);
+    ``{"deficiency_at_least": D + 1, "hands": n, "share": n / deals}``; by default
+    in round 6 the hands above :data:`~solver.continental.exact.COUNTED_ABOVE`
+    are counted one by one too, and ``rest`` has ``"deficiency_at_most"``;
+    ``count_above`` K chooses that bound, for any round with trios);
     ``p_fraction`` the exact P(meets) in lowest terms (null for Monte Carlo);
     ``ci95`` and ``ci999`` (``[p, p]`` when exact).
     """
@@ -155,9 +158,9 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise InputError(f"deals must be a positive integer, not {deals!r}")
-    if max_deficiency is not None and (isinstance(max_deficiency, bool) or not isinstance(max_deficiency, int)
-                                       or max_deficiency < 0):
-        raise InputError(f"max deficiency must be a non-negative integer, not {max_deficiency!r}")
+    for name, x in (("max deficiency", max_deficiency), ("count above", count_above)):
+        if x is not None and (isinstance(x, bool) or not isinstance(x, int) or x < 0):
+            raise InputError(f"{name} must be a non-negative integer, not {x!r}")
     refused = _exact.unsupported(rnd.number, pack, joker_limit)
     if method == "auto":
         method = "exact" if _exact.exact_by_default(rnd.number, pack, joker_limit) else "monte-carlo"
@@ -178,7 +181,19 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         if upto is None and counted != total:
             raise AssertionError(f"the exact count covers {counted} hands, not C({pack.size}, {rnd.cards})")
         rest = None
-        if upto is not None:
+        above = count_above
+        if above is None and max_deficiency is None:
+            above = _exact.COUNTED_ABOVE.get(rnd.number)
+        if upto is not None and above is not None and above > upto and rnd.trios:
+            below, top = _exact.count_window(rnd.number, above, rnd.cards, pack=pack, joker_limit=joker_limit,
+                                             progress=progress)
+            if below + sum(top.values()) != total or below < counted or below.denominator != 1:
+                raise AssertionError(f"the count from the top covers {below + sum(top.values())} hands, "
+                                     f"not C({pack.size}, {rnd.cards})")
+            dist.update((d, int(n)) for d, n in top.items() if n)
+            rest = {"deficiency_at_least": upto + 1, "deficiency_at_most": above,
+                    "hands": int(below) - counted, "share": (int(below) - counted) / total}
+        elif upto is not None:
             rest = {"deficiency_at_least": upto + 1, "hands": total - counted,
                     "share": (total - counted) / total}
         p = Fraction(dist.get(0, 0), total)

@@ -64,13 +64,17 @@ def odds_text(result: Dict) -> str:
              f"joker limit {'on' if result['joker_limit'] else 'off'}", p_line,
              "deficiency distribution:"]
     total = result["deals"]
+    rows = []
     for d, v in result["counts"].items():
         count = "" if result["method"] == "exact" else f"{v:>10}  "
-        lines.append(f"  {d:>2}  {count}{v / total:8.4%}")
+        rows.append((int(d), f"  {d:>2}  {count}{v / total:8.4%}"))
     rest = result.get("rest")
     if rest:
-        lines.append(f"  {'>=' + str(rest['deficiency_at_least']):>3} {rest['share']:8.4%} "
-                     f"(not counted one by one: {rest['hands']} hands)")
+        span = (f"{rest['deficiency_at_least']}-{rest['deficiency_at_most']}" if "deficiency_at_most" in rest
+                else ">=" + str(rest["deficiency_at_least"]))
+        rows.append((rest["deficiency_at_least"],
+                     f"  {span:>3} {rest['share']:8.4%} (not counted one by one: {rest['hands']} hands)"))
+    lines.extend(line for _, line in sorted(rows))
     return "\n".join(lines)
 
 
