@@ -16,11 +16,13 @@ cdef enum:
     OPT_BUCKETS = 128    # two table entries per slot: the deeper result kept, one always replaced
     OPT_TARGETED = 256   # generate only the moves threat first and the bound would search
     OPT_ZONE = 512       # order-2 threats: a defender move the attacker's 2-move plan survives loses in 4
-    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE
+    OPT_STAGED = 1024    # the table's move (else the first killer) searched before generating
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE | OPT_STAGED
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
-           "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED, "zone": OPT_ZONE}
+           "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED, "zone": OPT_ZONE,
+           "staged": OPT_STAGED}
 DEFAULT_OPTS = OPT_DEFAULT
 
 cdef int TARGET[12]          # the square each pyramid must end on
@@ -607,6 +609,36 @@ cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, in
     return ok
 
 
+cdef bint _is_legal(const State *st, int32_t m, int32_t *scratch) noexcept nogil:
+    """``m`` (a move remembered from another position: the table's or a killer) is legal
+    here: the generator itself, narrowed to ``m``'s pyramid and landing, produces it
+    (no second copy of the rules to get wrong).  Twin: ``m in legal_moves``."""
+    cdef uint64_t land_ok[NSQ]
+    cdef int p0 = m & 63, n, i
+    if m == 0 or not ((st.pyr[st.side] >> p0) & 1):
+        return False
+    memset(land_ok, 0, sizeof(land_ok))
+    land_ok[p0] = <uint64_t>1 << ((m >> 6) & 63)
+    n = gen_filtered(st, scratch, MAXMOVES, land_ok, 0)
+    for i in range(n):
+        if scratch[i] == m:
+            return True
+    return False
+
+
+cdef inline void _reward(Searcher *S, int32_t m, int ply, int depth, int searched) noexcept nogil:
+    """A cut-off by ``m``: history, killers and the cut-off counters."""
+    if S.history[m & 63][(m >> 6) & 63] < 0x0FFFFFFF - depth * depth:
+        S.history[m & 63][(m >> 6) & 63] += depth * depth
+    if m != S.killer[ply][0]:
+        S.killer[ply][1] = S.killer[ply][0]
+        S.killer[ply][0] = m
+    if searched == 1:
+        S.cut_first += 1
+    else:
+        S.cut_later += 1
+
+
 cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept nogil:
     """Score of the side to move, searched ``depth`` plies, inside (alpha, beta).
 
@@ -620,7 +652,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     """
     cdef State *st = &S.st
     cdef int n, i, j, k, best, v, bi, orig_alpha, bestmove = 0, ttmove = 0, me, lbx = -1, lby = -1
-    cdef int bound, nw, kept, searched = 0, targeted
+    cdef int bound, nw, kept, searched = 0, targeted, early_v = 0
+    cdef int32_t early
     cdef bint zoned = False
     cdef Zone zn
     cdef uint64_t need
@@ -731,6 +764,26 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             if zoned:
                 S.zone_plans += 1
                 S.plan_killer[ply] = zn.plan
+    early = 0
+    if (S.opts & OPT_STAGED) and nw == 0 and not zoned and depth >= 2:
+        # staged generation: the table's move (else the first killer) is searched before
+        # any move is generated; nearly every cut-off comes from it (docs/boundary.md),
+        # and then the node generates nothing.  Only where no threat or plan filters the
+        # moves and the move is not one the bound before the move would cut.
+        m = ttmove if ttmove else S.killer[ply][0]
+        if (_is_legal(st, m, moves)
+                and not (lbx >= 0 and alpha >= 0 and 2 * (lbx + _move_delta(st, m, pre)) > depth - 1)):
+            S.path[ply] = st.hash
+            make(st, m)
+            early_v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
+            unmake(st, m)
+            if S.aborted:
+                return 0
+            if early_v >= beta:
+                _reward(S, m, ply, depth, 1)
+                _store(S, st.hash, depth, to_tt(early_v, ply), m, TT_LOWER)
+                return early_v
+            early = m
     targeted = 0
     if (S.opts & OPT_TARGETED) and nw > 0:
         # generate only the moves that can block: a stone or a pyramid landing on the
@@ -834,6 +887,20 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             if best > alpha:
                 alpha = best
             n = kept
+    if early:
+        # searched above, first: it counts as the first move of the loop
+        searched = 1
+        if early_v > best:
+            best = early_v
+            bestmove = early
+            if early_v > alpha:
+                alpha = early_v
+        for i in range(n):
+            if moves[i] == early:
+                n -= 1
+                for j in range(i, n):
+                    moves[j] = moves[j + 1]
+                break
     for i in range(n):
         scores[i] = _order_score(S, moves[i], ttmove, ply, pre)
     for i in range(n):
@@ -884,15 +951,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    if S.history[m & 63][(m >> 6) & 63] < 0x0FFFFFFF - depth * depth:
-                        S.history[m & 63][(m >> 6) & 63] += depth * depth
-                    if m != S.killer[ply][0]:
-                        S.killer[ply][1] = S.killer[ply][0]
-                        S.killer[ply][0] = m
-                    if searched == 1:
-                        S.cut_first += 1
-                    else:
-                        S.cut_later += 1
+                    _reward(S, m, ply, depth, searched)
                     break
     if best < beta:
         S.all_nodes += 1
@@ -920,7 +979,7 @@ cdef class Search:
             raise ValueError("tt_mb must be >= 1")
         if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
             raise ValueError("tt_entries must be 0 or a power of two")
-        assert 0 <= opts < 1024, "opts: a mask of OPTIONS"
+        assert 0 <= opts < 2048, "opts: a mask of OPTIONS"
         if tt_entries:
             entries = <uint64_t>tt_entries
         else:
@@ -1043,6 +1102,15 @@ def improving_moves(Board board):
     _improving(&board.st, pre, land_ok)
     n = gen_filtered(&board.st, buf, MAXMOVES, land_ok, 0)
     return [decode_move(buf[i]) for i in range(n)]
+
+
+def is_legal(Board board, move):
+    """The staged search's legality test of a remembered move (``_is_legal``; twin: the
+    move is among the reference rules' legal moves)."""
+    cdef int32_t buf[MAXMOVES]
+    if board.winner() is not None:
+        return False
+    return bool(_is_legal(&board.st, encode_move(move), buf))
 
 
 def completing_paths(Board board):

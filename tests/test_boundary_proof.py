@@ -18,7 +18,7 @@ from solver.boundary.reference_search import reference_solve
 from solver.boundary.replay import replay_text
 from solver.boundary.rules import random_line
 from solver.boundary.search import solve, solve_position
-from solver.cext.boundary import DEFAULT_OPTS, OPTIONS, Board, improving_moves
+from solver.cext.boundary import DEFAULT_OPTS, OPTIONS, Board, improving_moves, is_legal
 from solver.game import Limits
 from solver.rng import SplitMix64
 
@@ -251,3 +251,20 @@ def test_improving_moves_are_the_moves_that_lower_the_bound():
         assert all(move_delta(pos, m) >= -1 for m in pos.legal_moves())
         some += len(want)
     assert some > 50
+
+
+def test_remembered_moves_are_checked_by_the_rules():
+    # staged search plays the table's move or a killer, found in another position, before
+    # generating: it must be legal here exactly when the reference rules say so
+    positions = _mixed_positions()
+    legal_here = illegal = 0
+    for i, pos in enumerate(positions):
+        legal = set(pos.legal_moves())
+        candidates = legal.union(*(positions[j].legal_moves() for j in (i - 1, i + 1)
+                                   if 0 <= j < len(positions)))
+        board = Board.from_position(pos)
+        for m in sorted(candidates, key=repr):
+            assert is_legal(board, m) == (m in legal), (format_position(pos), m)
+        legal_here += len(legal)
+        illegal += len(candidates - legal)
+    assert legal_here > 500 and illegal > 500
