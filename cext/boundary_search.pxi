@@ -619,7 +619,9 @@ cdef bint _is_legal(const State *st, int32_t m, int32_t *scratch) noexcept nogil
         return False
     memset(land_ok, 0, sizeof(land_ok))
     land_ok[p0] = <uint64_t>1 << ((m >> 6) & 63)
-    n = gen_filtered(st, scratch, MAXMOVES, land_ok, 0)
+    # a legal pyramid move alone is the first (and only) move of the narrowed generator's
+    # pyramid-alone pass, which comes before its stone moves: stop after one move
+    n = gen_filtered(st, scratch, MAXMOVES if m & STONE_FLAG else 1, land_ok, 0)
     for i in range(n):
         if scratch[i] == m:
             return True
