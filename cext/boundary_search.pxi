@@ -480,41 +480,50 @@ cdef bint _can_block(State *st, const uint64_t *req, int nw, int32_t *scratch) n
     return False
 
 
+cdef inline bint _is_plan(State *st, int32_t m, uint64_t *req, int *nreq,
+                          int32_t *scratch) noexcept nogil:
+    """Y's move ``m`` (Y to move) leaves Y one move from completing and X, then to move,
+    unable to stop every completing move or complete its own exchange; the completing
+    moves' squares into ``req`` (``nreq`` of them)."""
+    cdef int y = st.side, nw
+    cdef bint found = False
+    make(st, m)                                  # X to move
+    if exchange_lb(st, y) == 1:
+        nw = _win_paths(st, req)
+        if nw > 0 and not _can_block(st, req, nw, scratch):
+            found = True
+            nreq[0] = nw
+    unmake(st, m)
+    return found
+
+
 cdef int32_t _plan2(State *st, int32_t *ymoves, int32_t *scratch, uint64_t *req,
                     int *nreq, int32_t first) noexcept nogil:
     """An order-2 threat of the side not to move, Y (exchange bound 2): Y's first move, in
     generation order among those that lower Y's bound, after which Y (were it Y's turn
     now) is one move from completing and X, to move, can neither stop every completing
     move nor complete its own exchange; its completing moves' squares into ``req``
-    (``nreq`` of them).  ``first``, when among those moves, is tried first (the plan
-    found at a sibling node: the answer is then the first plan, not always the first
-    in generation order).  0 if there is none."""
-    cdef int me = st.side, y = 1 - st.side, n, i, nw
-    cdef int32_t m, found = 0
+    (``nreq`` of them).  ``first``, when it is such a move, is the answer (the plan
+    found at a sibling node: the answer is then not always the first in generation
+    order); it is tried before Y's moves are generated (legal by ``_is_legal``, lowering
+    Y's bound by ``_move_delta``: exactly the generated moves).  0 if there is none."""
+    cdef int me = st.side, y = 1 - st.side, n, i
+    cdef int32_t found = 0
     cdef uint64_t land_ok[NSQ]
     cdef int pre[2]
     st.side = y
     st.hash ^= Z_SIDE
     _prefixes(st, y, pre)
-    _improving(st, pre, land_ok)
-    n = gen_filtered(st, ymoves, MAXMOVES, land_ok, 0)
-    if first:
+    if (first and _is_legal(st, first, scratch) and _move_delta(st, first, pre) < 0
+            and _is_plan(st, first, req, nreq, scratch)):
+        found = first
+    else:
+        _improving(st, pre, land_ok)
+        n = gen_filtered(st, ymoves, MAXMOVES, land_ok, 0)
         for i in range(n):
-            if ymoves[i] == first:
-                ymoves[i] = ymoves[0]
-                ymoves[0] = first
+            if ymoves[i] != first and _is_plan(st, ymoves[i], req, nreq, scratch):
+                found = ymoves[i]
                 break
-    for i in range(n):
-        m = ymoves[i]
-        make(st, m)                                  # X to move
-        if exchange_lb(st, y) == 1:
-            nw = _win_paths(st, req)
-            if nw > 0 and not _can_block(st, req, nw, scratch):
-                found = m
-                nreq[0] = nw
-        unmake(st, m)
-        if found:
-            break
     st.side = me
     st.hash ^= Z_SIDE
     return found
@@ -1123,9 +1132,10 @@ def completing_paths(Board board):
     return sorted(int(req[i]) for i in range(n))
 
 
-def order2_cut(Board board):
+def order2_cut(Board board, first=None):
     """The zone cut at ``board`` as the search makes it at a node with no line above it:
-    ``(plan, refuted, static)``, Y's plan (``_plan2``; None when the side not to move has
+    ``(plan, refuted, static)``, Y's plan (``_plan2``, with ``first`` the plan killer
+    from a sibling, any move; None when the side not to move has
     no plan or its bound is not 2), the legal moves of the side to move that the plan
     refutes (``_refutes``, generation order) and, among them, those refuted without
     being played (the plan's completion is unstoppable; at such a node the search does
@@ -1141,7 +1151,7 @@ def order2_cut(Board board):
     if buf == NULL:
         raise MemoryError()
     try:
-        if not _zone(&st, &zn, buf, buf + MAXMOVES, 0):
+        if not _zone(&st, &zn, buf, buf + MAXMOVES, encode_move(first) if first is not None else 0):
             return None, [], []
         path[0] = st.hash
         n = gen_moves(&st, buf)
