@@ -160,6 +160,7 @@ cdef struct Searcher:
     int32_t *buf
     int32_t killer[MAXPLY + 2][2]
     int32_t plan_killer[MAXPLY + 2]   # the last order-2 plan found at each ply
+    int32_t lb_pass[MAXPLY + 2]       # the child's two exchange bounds, from its parent (0: none)
     uint32_t history[NSQ][NSQ]
 
 
@@ -637,6 +638,16 @@ cdef bint _is_legal(const State *st, int32_t m, int32_t *scratch) noexcept nogil
     return False
 
 
+cdef inline void _pass_bounds(Searcher *S, int32_t m, int ply, int lbx, int lby,
+                             const int *pre) noexcept nogil:
+    """Before X plays ``m``: the child's bounds, Y's unchanged (X cannot move Y's pyramids
+    nor land on Y's bases, which are Y's target squares) and X's changed by ``m``'s
+    ``_move_delta`` (exact: only the moved pyramid's cost changes), so the child need
+    not compute them.  Only with the bound on (then both are known here)."""
+    if lbx >= 0 and lby >= 0 and (S.opts & OPT_BOUND):
+        S.lb_pass[ply + 1] = (lby + 1) | ((lbx + _move_delta(&S.st, m, pre) + 1) << 8)
+
+
 cdef inline void _reward(Searcher *S, int32_t m, int ply, int depth, int searched) noexcept nogil:
     """A cut-off by ``m``: history, killers and the cut-off counters."""
     if S.history[m & 63][(m >> 6) & 63] < 0x0FFFFFFF - depth * depth:
@@ -663,7 +674,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     """
     cdef State *st = &S.st
     cdef int n, i, j, k, best, v, bi, orig_alpha, bestmove = 0, ttmove = 0, me, lbx = -1, lby = -1
-    cdef int bound, nw, kept, searched = 0, targeted, early_v = 0
+    cdef int bound, nw, kept, searched = 0, targeted, early_v = 0, passed
     cdef int32_t early
     cdef bint zoned = False
     cdef Zone zn
@@ -680,6 +691,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     cdef TTEntry *ce
     S.nodes += 1
     __builtin_prefetch(&S.tt[st.hash & S.tt_mask & ~(<uint64_t>1)])   # probed below: memory
+    passed = S.lb_pass[ply]          # read and cleared first: never left for another caller
+    S.lb_pass[ply] = 0
     if won_by(st, 1 - st.side):
         return -(MATE - ply)
     i = ply - 2
@@ -712,14 +725,21 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     if S.opts & OPT_BOUND:
         # the exchange bound: the side to move X completes it at ply + 2 lb(X) - 1 at the
         # earliest, the other side Y at ply + 2 lb(Y); beyond the horizon it is not proven (0)
-        lbx = exchange_lb(st, me)
+        if passed:
+            # from the parent: X's bound was the parent's Y's (the parent's move cannot
+            # touch X's pyramids or X's bases), Y's the parent's plus the move's delta
+            lbx = (passed & 255) - 1
+            lby = (passed >> 8) - 1
+        else:
+            lbx = exchange_lb(st, me)
         bound = MATE - ply - (2 * lbx - 1) if 2 * lbx - 1 <= depth else 0
         if bound <= alpha:
             S.bound_cuts += 1
             if bound == 0:
                 S.horizon_hits += 1
             return bound
-        lby = exchange_lb(st, 1 - me)
+        if not passed:
+            lby = exchange_lb(st, 1 - me)
         bound = -(MATE - ply - 2 * lby) if 2 * lby <= depth else 0
         if bound >= beta:
             S.bound_cuts += 1
@@ -785,6 +805,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
         if (_is_legal(st, m, moves)
                 and not (lbx >= 0 and alpha >= 0 and 2 * (lbx + _move_delta(st, m, pre)) > depth - 1)):
             S.path[ply] = st.hash
+            _pass_bounds(S, m, ply, lbx, lby, pre)
             make(st, m)
             early_v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
             unmake(st, m)
@@ -950,6 +971,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                 best = -(MATE - ply - 4)
                 bestmove = m
             continue
+        _pass_bounds(S, m, ply, lbx, lby, pre)
         make(st, m)
         v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
         unmake(st, m)
@@ -1122,6 +1144,19 @@ def is_legal(Board board, move):
     if board.winner() is not None:
         return False
     return bool(_is_legal(&board.st, encode_move(move), buf))
+
+
+def move_deltas(Board board):
+    """Each legal move with its ``_move_delta`` (the change of the mover's exchange bound
+    the search passes to the child; twin: ``solver.boundary.bound.move_delta``)."""
+    cdef int32_t buf[MAXMOVES]
+    cdef int pre[2]
+    cdef int n, i
+    if board.winner() is not None:
+        return []
+    _prefixes(&board.st, board.st.side, pre)
+    n = gen_moves(&board.st, buf)
+    return [(decode_move(buf[i]), _move_delta(&board.st, buf[i], pre)) for i in range(n)]
 
 
 def completing_paths(Board board):

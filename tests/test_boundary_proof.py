@@ -18,7 +18,7 @@ from solver.boundary.reference_search import reference_solve
 from solver.boundary.replay import replay_text
 from solver.boundary.rules import random_line
 from solver.boundary.search import solve, solve_position
-from solver.cext.boundary import DEFAULT_OPTS, OPTIONS, Board, improving_moves, is_legal
+from solver.cext.boundary import DEFAULT_OPTS, OPTIONS, Board, improving_moves, is_legal, move_deltas
 from solver.game import Limits
 from solver.rng import SplitMix64
 
@@ -268,3 +268,18 @@ def test_remembered_moves_are_checked_by_the_rules():
         legal_here += len(legal)
         illegal += len(candidates - legal)
     assert legal_here > 500 and illegal > 500
+
+
+def test_move_deltas_are_the_reference_bound_changes():
+    # the search passes each child its bounds: the mover's is the parent's plus this delta,
+    # so it must be exact (the reference bound after the move minus before), not a bound
+    changed = 0
+    for pos in _mixed_positions():
+        other = exchange_bound(pos, 1 - pos.side)
+        for m, delta in move_deltas(Board.from_position(pos)):
+            assert delta == move_delta(pos, m), (format_position(pos), m)
+            changed += delta != 0
+            child = pos.clone()
+            child.apply(m)
+            assert exchange_bound(child, 1 - pos.side) == other   # the other side's: unchanged
+    assert changed > 100
