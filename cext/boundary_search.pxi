@@ -578,6 +578,16 @@ cdef inline bint _repeats(const uint64_t *path, int ply, uint64_t key) noexcept 
     return False
 
 
+cdef inline uint64_t _child_hash(const State *st, int32_t m) noexcept nogil:
+    """The hash after the side to move plays ``m`` (legal), without playing it."""
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63, h0 = st.height[p0] - 1
+    cdef int piece = st.stack[p0][h0]
+    cdef uint64_t h = st.hash ^ Z_SIDE ^ Z_PYR[piece][p0][h0] ^ Z_PYR[piece][p1][st.height[p1]]
+    if m & STONE_FLAG:
+        h ^= Z_STONE[st.side][(m >> 12) & 63] ^ Z_STONE[st.side][(m >> 18) & 63]
+    return h
+
+
 cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, int ply,
                   int32_t *scratch) noexcept nogil:
     """After X's move ``x`` (at ``ply``), Y's plan is legal and leaves X unable to stop
@@ -587,7 +597,7 @@ cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, in
     when the plan prepares an unstoppable completion (a small pyramid one step from its
     place: then only the plan's squares and X's bound matter, and ``x`` is not played),
     1 when ``x`` and the plan were played and X found no defence, 0 otherwise."""
-    cdef int me = st.side, nw, piece, h0, p0
+    cdef int me = st.side, nw
     cdef bint ok = False
     cdef uint64_t req[64]
     cdef uint64_t hx
@@ -596,12 +606,7 @@ cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, in
     if zn.lbx + _move_delta(st, x, zn.pre) < 2:
         return False                                 # X may complete: search it
     if zn.unstoppable:
-        p0 = x & 63
-        h0 = st.height[p0] - 1
-        piece = st.stack[p0][h0]
-        hx = st.hash ^ Z_SIDE ^ Z_PYR[piece][p0][h0] ^ Z_PYR[piece][(x >> 6) & 63][st.height[(x >> 6) & 63]]
-        if x & STONE_FLAG:
-            hx ^= Z_STONE[me][(x >> 12) & 63] ^ Z_STONE[me][(x >> 18) & 63]
+        hx = _child_hash(st, x)
         if _repeats(path, ply + 1, hx) or _repeats(path, ply + 2, hx ^ zn.dplan):
             return 0
         return 2
@@ -971,6 +976,10 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                 best = -(MATE - ply - 4)
                 bestmove = m
             continue
+        if i + 1 >= LAZY_PICKS and i + 1 < n:
+            # the next move is fixed (sorted): its child's table entry is on its way while
+            # this child is searched (the probe is a cache miss)
+            __builtin_prefetch(&S.tt[_child_hash(st, moves[i + 1]) & S.tt_mask & ~(<uint64_t>1)])
         _pass_bounds(S, m, ply, lbx, lby, pre)
         make(st, m)
         v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
