@@ -807,6 +807,9 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
         # and then the node generates nothing.  Only where no threat or plan filters the
         # moves and the move is not one the bound before the move would cut.
         m = ttmove if ttmove else S.killer[ply][0]
+        if m and (st.pyr[me] >> (m & 63)) & 1:
+            # its child's table entry is fetched while the legality test runs
+            __builtin_prefetch(&S.tt[_child_hash(st, m) & S.tt_mask & ~(<uint64_t>1)])
         if (_is_legal(st, m, moves)
                 and not (lbx >= 0 and alpha >= 0 and 2 * (lbx + _move_delta(st, m, pre)) > depth - 1)):
             S.path[ply] = st.hash
