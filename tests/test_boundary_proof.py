@@ -63,7 +63,7 @@ def test_seven_plies_back_green_wins_in_11():
 @needs_record
 @pytest.mark.slow
 def test_eight_plies_back_red_loses_in_12():
-    # the deepest proof of the record (about 50 CPU seconds, the order-2 cut's): Red, to
+    # the deepest proof of the record (about 25 CPU seconds, the order-2 cut's): Red, to
     # move before its 18th move, loses in 12; its recorded move (d3-e2)(e4-f5) is a
     # longest defence (Green then wins in 11: the test above)
     out = solve_position(_record_positions()[-9], time_limit=1200)
@@ -74,7 +74,7 @@ def test_eight_plies_back_red_loses_in_12():
 @needs_record
 @pytest.mark.slow
 def test_nine_plies_back_green_wins_in_13():
-    # about 60 CPU seconds: Green, to move after Red's 17th move, wins in 13, and its
+    # about 30 CPU seconds: Green, to move after Red's 17th move, wins in 13, and its
     # recorded reply (b3-b5) keeps the win (Red then loses in 12: the test above)
     out = solve_position(_record_positions()[-10], time_limit=1200)
     assert (out["result"], out["plies"]) == ("win", 13)
