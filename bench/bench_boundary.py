@@ -97,13 +97,9 @@ def test_report_record(capsys):
     time, with the default options changed by ``BOUNDARY_OPTS`` (``-zone,+etc``): answer,
     nodes, wall and CPU seconds, depth completed, load average."""
     import os
-    from solver.cext.boundary import DEFAULT_OPTS, OPTIONS
     first, _, last = os.environ.get("BOUNDARY_BACKS", "0-12").partition("-")
     limit = float(os.environ.get("BOUNDARY_TIME", "60"))
-    opts = DEFAULT_OPTS
-    for change in filter(None, os.environ.get("BOUNDARY_OPTS", "").split(",")):
-        bit = OPTIONS[change[1:]]
-        opts = opts | bit if change[0] == "+" else opts & ~bit
+    opts = _opts_from_env()
     rows = []
     for back in range(int(first), int(last or first) + 1):
         pos = _record_position(back)
@@ -118,3 +114,62 @@ def test_report_record(capsys):
     with capsys.disabled():
         print("\n" + "\n".join(rows))
     assert rows
+
+
+def _opts_from_env():
+    """The default options changed by ``BOUNDARY_OPTS`` (``-zone,+etc``)."""
+    import os
+    from solver.cext.boundary import DEFAULT_OPTS, OPTIONS
+    opts = DEFAULT_OPTS
+    for change in filter(None, os.environ.get("BOUNDARY_OPTS", "").split(",")):
+        bit = OPTIONS[change[1:]]
+        opts = opts | bit if change[0] == "+" else opts & ~bit
+    return opts
+
+
+def test_report_depths(capsys):
+    """Where a record position's time goes (docs/boundary.md, "Why 6 and 10 back are
+    harder"): each depth's null-window question on ``BOUNDARY_BACK`` (6) up to
+    ``BOUNDARY_DEPTH`` (16), ``BOUNDARY_TIME`` (60) seconds each: answer, nodes, CPU s."""
+    import os
+    from solver.cext.boundary import Search
+    mate = 10000
+    pos = _record_position(int(os.environ.get("BOUNDARY_BACK", "6")))
+    limit = float(os.environ.get("BOUNDARY_TIME", "60"))
+    search = Search(Board.from_position(pos), 64, 0, _opts_from_env())
+    rows = []
+    for depth in range(1, int(os.environ.get("BOUNDARY_DEPTH", "16")) + 1):
+        alpha = mate - depth - 1 if depth % 2 else -(mate - depth)
+        nodes, cpu = search.nodes, time.process_time()
+        v = search.run(depth, alpha, alpha + 1, limit, 0)
+        answer = "limit" if v is None else ("yes" if abs(v) > mate - 1000 else "no")
+        question = "win" if depth % 2 else "loss"
+        rows.append(f"{question} within {depth}? {answer}: {search.nodes - nodes:,} nodes "
+                    f"{time.process_time() - cpu:.2f} CPU s")
+        if answer != "no":
+            break
+    with capsys.disabled():
+        print("\n" + "\n".join(rows))
+    assert rows
+
+
+def test_report_children(capsys):
+    """Each move of ``BOUNDARY_BACK`` (6): the child searched to ``BOUNDARY_DEPTH`` (13)
+    within ``BOUNDARY_TIME`` (3) seconds; how many answers of each kind, and the moves
+    whose child is not a proven win for the opponent."""
+    import os
+    from collections import Counter
+    from solver.boundary.notation import format_move
+    pos = _record_position(int(os.environ.get("BOUNDARY_BACK", "6")))
+    depth = int(os.environ.get("BOUNDARY_DEPTH", "13"))
+    limit = float(os.environ.get("BOUNDARY_TIME", "3"))
+    rows, kinds, cpu = [], Counter(), time.process_time()
+    for move in pos.legal_moves():
+        out = Board.from_position(pos.play(move)).search(max_depth=depth, time_limit=limit,
+                                                         opts=_opts_from_env())
+        kinds[(out["result"], out["plies"])] += 1
+        if out["result"] != "win":
+            rows.append(f"{format_move(move)}: {out['result']} ({out['limit']}), depth {out['depth']}")
+    with capsys.disabled():
+        print(f"\n{dict(kinds)} in {time.process_time() - cpu:.1f} CPU s\n" + "\n".join(rows))
+    assert kinds

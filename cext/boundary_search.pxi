@@ -16,11 +16,13 @@ cdef enum:
     OPT_BUCKETS = 128    # two table entries per slot: the deeper result kept, one always replaced
     OPT_TARGETED = 256   # generate only the moves threat first and the bound would search
     OPT_ZONE = 512       # order-2 threats: a defender move the attacker's 2-move plan survives loses in 4
-    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE
+    OPT_STAGED = 1024    # the table's move (else the first killer) searched before generating
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE | OPT_STAGED
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
-           "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED, "zone": OPT_ZONE}
+           "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED, "zone": OPT_ZONE,
+           "staged": OPT_STAGED}
 DEFAULT_OPTS = OPT_DEFAULT
 
 cdef int TARGET[12]          # the square each pyramid must end on
@@ -158,6 +160,7 @@ cdef struct Searcher:
     int32_t *buf
     int32_t killer[MAXPLY + 2][2]
     int32_t plan_killer[MAXPLY + 2]   # the last order-2 plan found at each ply
+    int32_t lb_pass[MAXPLY + 2]       # the child's two exchange bounds, from its parent (0: none)
     uint32_t history[NSQ][NSQ]
 
 
@@ -478,41 +481,50 @@ cdef bint _can_block(State *st, const uint64_t *req, int nw, int32_t *scratch) n
     return False
 
 
+cdef inline bint _is_plan(State *st, int32_t m, uint64_t *req, int *nreq,
+                          int32_t *scratch) noexcept nogil:
+    """Y's move ``m`` (Y to move) leaves Y one move from completing and X, then to move,
+    unable to stop every completing move or complete its own exchange; the completing
+    moves' squares into ``req`` (``nreq`` of them)."""
+    cdef int y = st.side, nw
+    cdef bint found = False
+    make(st, m)                                  # X to move
+    if exchange_lb(st, y) == 1:
+        nw = _win_paths(st, req)
+        if nw > 0 and not _can_block(st, req, nw, scratch):
+            found = True
+            nreq[0] = nw
+    unmake(st, m)
+    return found
+
+
 cdef int32_t _plan2(State *st, int32_t *ymoves, int32_t *scratch, uint64_t *req,
                     int *nreq, int32_t first) noexcept nogil:
     """An order-2 threat of the side not to move, Y (exchange bound 2): Y's first move, in
     generation order among those that lower Y's bound, after which Y (were it Y's turn
     now) is one move from completing and X, to move, can neither stop every completing
     move nor complete its own exchange; its completing moves' squares into ``req``
-    (``nreq`` of them).  ``first``, when among those moves, is tried first (the plan
-    found at a sibling node: the answer is then the first plan, not always the first
-    in generation order).  0 if there is none."""
-    cdef int me = st.side, y = 1 - st.side, n, i, nw
-    cdef int32_t m, found = 0
+    (``nreq`` of them).  ``first``, when it is such a move, is the answer (the plan
+    found at a sibling node: the answer is then not always the first in generation
+    order); it is tried before Y's moves are generated (legal by ``_is_legal``, lowering
+    Y's bound by ``_move_delta``: exactly the generated moves).  0 if there is none."""
+    cdef int me = st.side, y = 1 - st.side, n, i
+    cdef int32_t found = 0
     cdef uint64_t land_ok[NSQ]
     cdef int pre[2]
     st.side = y
     st.hash ^= Z_SIDE
     _prefixes(st, y, pre)
-    _improving(st, pre, land_ok)
-    n = gen_filtered(st, ymoves, MAXMOVES, land_ok, 0)
-    if first:
+    if (first and _is_legal(st, first, scratch) and _move_delta(st, first, pre) < 0
+            and _is_plan(st, first, req, nreq, scratch)):
+        found = first
+    else:
+        _improving(st, pre, land_ok)
+        n = gen_filtered(st, ymoves, MAXMOVES, land_ok, 0)
         for i in range(n):
-            if ymoves[i] == first:
-                ymoves[i] = ymoves[0]
-                ymoves[0] = first
+            if ymoves[i] != first and _is_plan(st, ymoves[i], req, nreq, scratch):
+                found = ymoves[i]
                 break
-    for i in range(n):
-        m = ymoves[i]
-        make(st, m)                                  # X to move
-        if exchange_lb(st, y) == 1:
-            nw = _win_paths(st, req)
-            if nw > 0 and not _can_block(st, req, nw, scratch):
-                found = m
-                nreq[0] = nw
-        unmake(st, m)
-        if found:
-            break
     st.side = me
     st.hash ^= Z_SIDE
     return found
@@ -566,6 +578,16 @@ cdef inline bint _repeats(const uint64_t *path, int ply, uint64_t key) noexcept 
     return False
 
 
+cdef inline uint64_t _child_hash(const State *st, int32_t m) noexcept nogil:
+    """The hash after the side to move plays ``m`` (legal), without playing it."""
+    cdef int p0 = m & 63, p1 = (m >> 6) & 63, h0 = st.height[p0] - 1
+    cdef int piece = st.stack[p0][h0]
+    cdef uint64_t h = st.hash ^ Z_SIDE ^ Z_PYR[piece][p0][h0] ^ Z_PYR[piece][p1][st.height[p1]]
+    if m & STONE_FLAG:
+        h ^= Z_STONE[st.side][(m >> 12) & 63] ^ Z_STONE[st.side][(m >> 18) & 63]
+    return h
+
+
 cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, int ply,
                   int32_t *scratch) noexcept nogil:
     """After X's move ``x`` (at ``ply``), Y's plan is legal and leaves X unable to stop
@@ -575,7 +597,7 @@ cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, in
     when the plan prepares an unstoppable completion (a small pyramid one step from its
     place: then only the plan's squares and X's bound matter, and ``x`` is not played),
     1 when ``x`` and the plan were played and X found no defence, 0 otherwise."""
-    cdef int me = st.side, nw, piece, h0, p0
+    cdef int me = st.side, nw
     cdef bint ok = False
     cdef uint64_t req[64]
     cdef uint64_t hx
@@ -584,12 +606,7 @@ cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, in
     if zn.lbx + _move_delta(st, x, zn.pre) < 2:
         return False                                 # X may complete: search it
     if zn.unstoppable:
-        p0 = x & 63
-        h0 = st.height[p0] - 1
-        piece = st.stack[p0][h0]
-        hx = st.hash ^ Z_SIDE ^ Z_PYR[piece][p0][h0] ^ Z_PYR[piece][(x >> 6) & 63][st.height[(x >> 6) & 63]]
-        if x & STONE_FLAG:
-            hx ^= Z_STONE[me][(x >> 12) & 63] ^ Z_STONE[me][(x >> 18) & 63]
+        hx = _child_hash(st, x)
         if _repeats(path, ply + 1, hx) or _repeats(path, ply + 2, hx ^ zn.dplan):
             return 0
         return 2
@@ -607,6 +624,48 @@ cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, in
     return ok
 
 
+cdef bint _is_legal(const State *st, int32_t m, int32_t *scratch) noexcept nogil:
+    """``m`` (a move remembered from another position: the table's or a killer) is legal
+    here: the generator itself, narrowed to ``m``'s pyramid and landing, produces it
+    (no second copy of the rules to get wrong).  Twin: ``m in legal_moves``."""
+    cdef uint64_t land_ok[NSQ]
+    cdef int p0 = m & 63, n, i
+    if m == 0 or not ((st.pyr[st.side] >> p0) & 1):
+        return False
+    memset(land_ok, 0, sizeof(land_ok))
+    land_ok[p0] = <uint64_t>1 << ((m >> 6) & 63)
+    # a legal pyramid move alone is the first (and only) move of the narrowed generator's
+    # pyramid-alone pass, which comes before its stone moves: stop after one move
+    n = gen_filtered(st, scratch, MAXMOVES if m & STONE_FLAG else 1, land_ok, 0)
+    for i in range(n):
+        if scratch[i] == m:
+            return True
+    return False
+
+
+cdef inline void _pass_bounds(Searcher *S, int32_t m, int ply, int lbx, int lby,
+                             const int *pre) noexcept nogil:
+    """Before X plays ``m``: the child's bounds, Y's unchanged (X cannot move Y's pyramids
+    nor land on Y's bases, which are Y's target squares) and X's changed by ``m``'s
+    ``_move_delta`` (exact: only the moved pyramid's cost changes), so the child need
+    not compute them.  Only with the bound on (then both are known here)."""
+    if lbx >= 0 and lby >= 0 and (S.opts & OPT_BOUND):
+        S.lb_pass[ply + 1] = (lby + 1) | ((lbx + _move_delta(&S.st, m, pre) + 1) << 8)
+
+
+cdef inline void _reward(Searcher *S, int32_t m, int ply, int depth, int searched) noexcept nogil:
+    """A cut-off by ``m``: history, killers and the cut-off counters."""
+    if S.history[m & 63][(m >> 6) & 63] < 0x0FFFFFFF - depth * depth:
+        S.history[m & 63][(m >> 6) & 63] += depth * depth
+    if m != S.killer[ply][0]:
+        S.killer[ply][1] = S.killer[ply][0]
+        S.killer[ply][0] = m
+    if searched == 1:
+        S.cut_first += 1
+    else:
+        S.cut_later += 1
+
+
 cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept nogil:
     """Score of the side to move, searched ``depth`` plies, inside (alpha, beta).
 
@@ -620,7 +679,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     """
     cdef State *st = &S.st
     cdef int n, i, j, k, best, v, bi, orig_alpha, bestmove = 0, ttmove = 0, me, lbx = -1, lby = -1
-    cdef int bound, nw, kept, searched = 0, targeted
+    cdef int bound, nw, kept, searched = 0, targeted, early_v = 0, passed
+    cdef int32_t early
     cdef bint zoned = False
     cdef Zone zn
     cdef uint64_t need
@@ -636,6 +696,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     cdef TTEntry *ce
     S.nodes += 1
     __builtin_prefetch(&S.tt[st.hash & S.tt_mask & ~(<uint64_t>1)])   # probed below: memory
+    passed = S.lb_pass[ply]          # read and cleared first: never left for another caller
+    S.lb_pass[ply] = 0
     if won_by(st, 1 - st.side):
         return -(MATE - ply)
     i = ply - 2
@@ -668,14 +730,21 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     if S.opts & OPT_BOUND:
         # the exchange bound: the side to move X completes it at ply + 2 lb(X) - 1 at the
         # earliest, the other side Y at ply + 2 lb(Y); beyond the horizon it is not proven (0)
-        lbx = exchange_lb(st, me)
+        if passed:
+            # from the parent: X's bound was the parent's Y's (the parent's move cannot
+            # touch X's pyramids or X's bases), Y's the parent's plus the move's delta
+            lbx = (passed & 255) - 1
+            lby = (passed >> 8) - 1
+        else:
+            lbx = exchange_lb(st, me)
         bound = MATE - ply - (2 * lbx - 1) if 2 * lbx - 1 <= depth else 0
         if bound <= alpha:
             S.bound_cuts += 1
             if bound == 0:
                 S.horizon_hits += 1
             return bound
-        lby = exchange_lb(st, 1 - me)
+        if not passed:
+            lby = exchange_lb(st, 1 - me)
         bound = -(MATE - ply - 2 * lby) if 2 * lby <= depth else 0
         if bound >= beta:
             S.bound_cuts += 1
@@ -731,6 +800,30 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             if zoned:
                 S.zone_plans += 1
                 S.plan_killer[ply] = zn.plan
+    early = 0
+    if (S.opts & OPT_STAGED) and nw == 0 and not zoned and depth >= 2:
+        # staged generation: the table's move (else the first killer) is searched before
+        # any move is generated; nearly every cut-off comes from it (docs/boundary.md),
+        # and then the node generates nothing.  Only where no threat or plan filters the
+        # moves and the move is not one the bound before the move would cut.
+        m = ttmove if ttmove else S.killer[ply][0]
+        if m and (st.pyr[me] >> (m & 63)) & 1:
+            # its child's table entry is fetched while the legality test runs
+            __builtin_prefetch(&S.tt[_child_hash(st, m) & S.tt_mask & ~(<uint64_t>1)])
+        if (_is_legal(st, m, moves)
+                and not (lbx >= 0 and alpha >= 0 and 2 * (lbx + _move_delta(st, m, pre)) > depth - 1)):
+            S.path[ply] = st.hash
+            _pass_bounds(S, m, ply, lbx, lby, pre)
+            make(st, m)
+            early_v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
+            unmake(st, m)
+            if S.aborted:
+                return 0
+            if early_v >= beta:
+                _reward(S, m, ply, depth, 1)
+                _store(S, st.hash, depth, to_tt(early_v, ply), m, TT_LOWER)
+                return early_v
+            early = m
     targeted = 0
     if (S.opts & OPT_TARGETED) and nw > 0:
         # generate only the moves that can block: a stone or a pyramid landing on the
@@ -834,6 +927,20 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             if best > alpha:
                 alpha = best
             n = kept
+    if early:
+        # searched above, first: it counts as the first move of the loop
+        searched = 1
+        if early_v > best:
+            best = early_v
+            bestmove = early
+            if early_v > alpha:
+                alpha = early_v
+        for i in range(n):
+            if moves[i] == early:
+                n -= 1
+                for j in range(i, n):
+                    moves[j] = moves[j + 1]
+                break
     for i in range(n):
         scores[i] = _order_score(S, moves[i], ttmove, ply, pre)
     for i in range(n):
@@ -872,6 +979,11 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                 best = -(MATE - ply - 4)
                 bestmove = m
             continue
+        if i + 1 >= LAZY_PICKS and i + 1 < n:
+            # the next move is fixed (sorted): its child's table entry is on its way while
+            # this child is searched (the probe is a cache miss)
+            __builtin_prefetch(&S.tt[_child_hash(st, moves[i + 1]) & S.tt_mask & ~(<uint64_t>1)])
+        _pass_bounds(S, m, ply, lbx, lby, pre)
         make(st, m)
         v = -negamax(S, depth - 1, ply + 1, -beta, -alpha)
         unmake(st, m)
@@ -884,15 +996,7 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    if S.history[m & 63][(m >> 6) & 63] < 0x0FFFFFFF - depth * depth:
-                        S.history[m & 63][(m >> 6) & 63] += depth * depth
-                    if m != S.killer[ply][0]:
-                        S.killer[ply][1] = S.killer[ply][0]
-                        S.killer[ply][0] = m
-                    if searched == 1:
-                        S.cut_first += 1
-                    else:
-                        S.cut_later += 1
+                    _reward(S, m, ply, depth, searched)
                     break
     if best < beta:
         S.all_nodes += 1
@@ -920,7 +1024,7 @@ cdef class Search:
             raise ValueError("tt_mb must be >= 1")
         if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
             raise ValueError("tt_entries must be 0 or a power of two")
-        assert 0 <= opts < 1024, "opts: a mask of OPTIONS"
+        assert 0 <= opts < 2048, "opts: a mask of OPTIONS"
         if tt_entries:
             entries = <uint64_t>tt_entries
         else:
@@ -1045,6 +1149,28 @@ def improving_moves(Board board):
     return [decode_move(buf[i]) for i in range(n)]
 
 
+def is_legal(Board board, move):
+    """The staged search's legality test of a remembered move (``_is_legal``; twin: the
+    move is among the reference rules' legal moves)."""
+    cdef int32_t buf[MAXMOVES]
+    if board.winner() is not None:
+        return False
+    return bool(_is_legal(&board.st, encode_move(move), buf))
+
+
+def move_deltas(Board board):
+    """Each legal move with its ``_move_delta`` (the change of the mover's exchange bound
+    the search passes to the child; twin: ``solver.boundary.bound.move_delta``)."""
+    cdef int32_t buf[MAXMOVES]
+    cdef int pre[2]
+    cdef int n, i
+    if board.winner() is not None:
+        return []
+    _prefixes(&board.st, board.st.side, pre)
+    n = gen_moves(&board.st, buf)
+    return [(decode_move(buf[i]), _move_delta(&board.st, buf[i], pre)) for i in range(n)]
+
+
 def completing_paths(Board board):
     """Sorted masks of squares each completing move of the side not to move needs empty
     (the kernel's ``_win_paths``; twin ``solver.boundary.bound.completing_paths``)."""
@@ -1053,9 +1179,10 @@ def completing_paths(Board board):
     return sorted(int(req[i]) for i in range(n))
 
 
-def order2_cut(Board board):
+def order2_cut(Board board, first=None):
     """The zone cut at ``board`` as the search makes it at a node with no line above it:
-    ``(plan, refuted, static)``, Y's plan (``_plan2``; None when the side not to move has
+    ``(plan, refuted, static)``, Y's plan (``_plan2``, with ``first`` the plan killer
+    from a sibling, any move; None when the side not to move has
     no plan or its bound is not 2), the legal moves of the side to move that the plan
     refutes (``_refutes``, generation order) and, among them, those refuted without
     being played (the plan's completion is unstoppable; at such a node the search does
@@ -1071,7 +1198,7 @@ def order2_cut(Board board):
     if buf == NULL:
         raise MemoryError()
     try:
-        if not _zone(&st, &zn, buf, buf + MAXMOVES, 0):
+        if not _zone(&st, &zn, buf, buf + MAXMOVES, encode_move(first) if first is not None else 0):
             return None, [], []
         path[0] = st.hash
         n = gen_moves(&st, buf)

@@ -18,7 +18,7 @@ from solver.boundary.reference_search import reference_solve
 from solver.boundary.replay import replay_text
 from solver.boundary.rules import random_line
 from solver.boundary.search import solve, solve_position
-from solver.cext.boundary import DEFAULT_OPTS, OPTIONS, Board, improving_moves
+from solver.cext.boundary import DEFAULT_OPTS, OPTIONS, Board, improving_moves, is_legal, move_deltas
 from solver.game import Limits
 from solver.rng import SplitMix64
 
@@ -63,7 +63,7 @@ def test_seven_plies_back_green_wins_in_11():
 @needs_record
 @pytest.mark.slow
 def test_eight_plies_back_red_loses_in_12():
-    # the deepest proof of the record (about 50 CPU seconds, the order-2 cut's): Red, to
+    # the deepest proof of the record (about 25 CPU seconds, the order-2 cut's): Red, to
     # move before its 18th move, loses in 12; its recorded move (d3-e2)(e4-f5) is a
     # longest defence (Green then wins in 11: the test above)
     out = solve_position(_record_positions()[-9], time_limit=1200)
@@ -74,7 +74,7 @@ def test_eight_plies_back_red_loses_in_12():
 @needs_record
 @pytest.mark.slow
 def test_nine_plies_back_green_wins_in_13():
-    # about 60 CPU seconds: Green, to move after Red's 17th move, wins in 13, and its
+    # about 30 CPU seconds: Green, to move after Red's 17th move, wins in 13, and its
     # recorded reply (b3-b5) keeps the win (Red then loses in 12: the test above)
     out = solve_position(_record_positions()[-10], time_limit=1200)
     assert (out["result"], out["plies"]) == ("win", 13)
@@ -251,3 +251,35 @@ def test_improving_moves_are_the_moves_that_lower_the_bound():
         assert all(move_delta(pos, m) >= -1 for m in pos.legal_moves())
         some += len(want)
     assert some > 50
+
+
+def test_remembered_moves_are_checked_by_the_rules():
+    # staged search plays the table's move or a killer, found in another position, before
+    # generating: it must be legal here exactly when the reference rules say so
+    positions = _mixed_positions()
+    legal_here = illegal = 0
+    for i, pos in enumerate(positions):
+        legal = set(pos.legal_moves())
+        candidates = legal.union(*(positions[j].legal_moves() for j in (i - 1, i + 1)
+                                   if 0 <= j < len(positions)))
+        board = Board.from_position(pos)
+        for m in sorted(candidates, key=repr):
+            assert is_legal(board, m) == (m in legal), (format_position(pos), m)
+        legal_here += len(legal)
+        illegal += len(candidates - legal)
+    assert legal_here > 500 and illegal > 500
+
+
+def test_move_deltas_are_the_reference_bound_changes():
+    # the search passes each child its bounds: the mover's is the parent's plus this delta,
+    # so it must be exact (the reference bound after the move minus before), not a bound
+    changed = 0
+    for pos in _mixed_positions():
+        other = exchange_bound(pos, 1 - pos.side)
+        for m, delta in move_deltas(Board.from_position(pos)):
+            assert delta == move_delta(pos, m), (format_position(pos), m)
+            changed += delta != 0
+            child = pos.clone()
+            child.apply(m)
+            assert exchange_bound(child, 1 - pos.side) == other   # the other side's: unchanged
+    assert changed > 100

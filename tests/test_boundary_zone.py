@@ -67,6 +67,28 @@ def test_the_cut_refutes_only_what_the_reference_refutes():
     assert refuted >= 0.95 * twin_refuted and static >= refuted // 2 > 0
 
 
+def test_the_plan_killer_is_taken_only_when_it_is_a_plan():
+    # _plan2 tests the sibling's plan before generating Y's moves (its legality by the
+    # narrowed generator): a plan is returned as it is, anything else is passed over
+    positions = _threatened(0, 12, 4)
+    kept = passed = 0
+    for i, pos in enumerate(positions):
+        plans = threats.plans(pos)
+        turn = pos.clone()
+        turn.side = 1 - pos.side
+        others = [m for m in turn.legal_moves() if m not in plans][::9]
+        foreign = positions[i - 1].legal_moves()[::13]
+        for first in plans[-2:] + others + foreign:
+            plan, _got, _quiet = order2_cut(Board.from_position(pos), first)
+            assert (plan is None) == (not plans), format_position(pos)
+            if plans:
+                assert plan in plans, (format_position(pos), first)
+                assert (plan == first) == (first in plans), (format_position(pos), first)
+                kept += first in plans
+                passed += first not in plans
+    assert kept >= 3 and passed >= 20
+
+
 @pytest.mark.slow
 def test_the_cut_refutes_only_what_the_reference_refutes_many():
     with_plan, refuted, static, twin_refuted = _check_against_the_twin(_threatened(0, 60, 1)[::3])
