@@ -290,14 +290,25 @@ class ContinuumState(State):
         if not isinstance(text, str):
             raise InputError(f"not a move: {text!r}"[:80])
         want = " ".join(text.split())
-        for move in self._moves:
-            if move.text() == want:
-                return move
+        move = self._moves_by_text().get(want)
+        if move is not None:
+            return move
         if self.won is not None:
             raise InputError("the game is over: no move can be played")
         hint = {"play": "a card option such as '2h: rS>'", "use": "one of the passer's card options",
                 "stuck": "'discard CARD' or 'pass'"}[self.phase]
         raise InputError(f"not a legal move here: {want[:60]!r} (expected {hint})")
+
+    def _moves_by_text(self) -> Dict[str, Move]:
+        """The legal moves by their text, built once per position (``_moves`` is
+        always replaced, never changed in place), so that parsing is not quadratic
+        in a position with a thousand options; the first of equal texts wins."""
+        if getattr(self, "_index_of", None) is not self._moves:
+            index: Dict[str, Move] = {}
+            for move in self._moves:
+                index.setdefault(move.text(), move)
+            self._index, self._index_of = index, self._moves
+        return self._index
 
     def winner(self) -> Optional[int]:
         return None if self.won is None else PLAYERS.index(self.won)
