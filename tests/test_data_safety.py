@@ -386,19 +386,31 @@ def test_kill_9_of_the_runner_ends_its_workers(tmp_path):
 
 
 # -- a distributed run fails cleanly ---------------------------------------------------
-def test_an_unreachable_scheduler_is_one_line_within_10_s(tmp_path):
+def _within_seconds_of_start_up():
+    """The allowance for a failing cluster run: the scheduler's connect timeout plus
+    what starting a process that imports Dask costs now (seconds on a loaded
+    machine), with a margin; a run that waited for Dask's own 30 s timeout fails."""
+    from solver.distributed import CONNECT_SECONDS
+    t0 = time.time()
+    subprocess.run([sys.executable, "-c", "import distributed, solver.cli.main"], check=True)
+    return CONNECT_SECONDS + 2 * (time.time() - t0) + 4
+
+
+def test_an_unreachable_scheduler_is_one_line_within_seconds(tmp_path):
     pytest.importorskip("distributed")
     db = tmp_path / "r.sqlite"
+    allowed = _within_seconds_of_start_up()
     for address, process in (("notaurl", True), ("tcp://127.0.0.1:1", False)):
         t0 = time.time()                  # in a real process: no finaliser waits at exit either
         one_error_line(run("pyramid", "batch", "--seeds", "1-3", "--cluster", address, "--db", str(db),
                            process=process), "scheduler")
-        assert time.time() - t0 < 10
+        assert time.time() - t0 < allowed
     assert not db.exists()
 
 
-def test_a_silent_scheduler_is_one_line_within_10_s(tmp_path):
+def test_a_silent_scheduler_is_one_line_within_seconds(tmp_path):
     pytest.importorskip("distributed")
+    allowed = _within_seconds_of_start_up()
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(8)
@@ -418,7 +430,7 @@ def test_a_silent_scheduler_is_one_line_within_10_s(tmp_path):
         one_error_line(run("pyramid", "batch", "--seeds", "1-3", "--cluster",
                            f"tcp://127.0.0.1:{server.getsockname()[1]}", "--db", str(tmp_path / "r.sqlite"),
                            process=True), "scheduler")
-        assert time.time() - t0 < 10
+        assert time.time() - t0 < allowed
     finally:
         stop.set()
         server.close()

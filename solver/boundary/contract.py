@@ -219,7 +219,8 @@ class GreedyPolicy(Policy):
         safe = []
         for m in moves:
             board.push(m)
-            reply = board.search(max_depth=1, tt_mb=1)      # the opponent to move
+            reply = board.search(max_depth=1, tt_entries=1024)   # the opponent to move; a
+            # one-ply search needs a tiny table (1 MB cost more to clear than to search)
             board.pop()
             self.nodes += int(reply["nodes"]) + 1
             if reply["result"] == "loss" and reply["plies"] == 0:
