@@ -235,7 +235,7 @@ def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
 
 def test_round_6_is_counted_to_deficiency_1_by_default():
     """The plan, not the (minutes-long) run: round 6 keeps only keys that can end within 1."""
-    assert exact.COUNTED_TO == {6: 1} and exact.COUNTED_ABOVE == {6: 5}
+    assert exact.COUNTED_TO == {6: 1} and exact.COUNTED_ABOVE == {6: 6}
     assert all(p.threshold == 1 + exact.shifted(jh, p) for jh, p in exact.plan(6, threshold=1).jobs)
     assert all(p.threshold == -1 for _, p in exact.plan(6).jobs)
 
