@@ -369,12 +369,45 @@ def test_count_window_jobs_add_up():
     assert total == sum(c for d, c in want.items() if d <= 5)
 
 
+# (round, pack, hand size, cells): 2-4 jokers in hand, so jobs with 2+ jokers are shifted
+SHIFT_CASES = [
+    (2, Pack(2, 2), 6, EVERY_RANK_ONE_SUIT),                              # rotation classes
+    (6, Pack(2, 2), 6, ranks(0, 1, 2, 3, 11, 12, suits=3)),               # tails through the ace
+]
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells", SHIFT_CASES)
+def test_joker_shift_counts_equal_brute_force(rnd, pack, n, cells):
+    """Jobs with 2-4 jokers run as no-joker jobs wherever shift_exact allows: every count to D
+    and every window equal brute force (and some job with 2+ jokers is shifted)."""
+    want = brute(rnd, pack, n, cells)
+    kw = dict(pack=pack, hand_size=n, cells=cells)
+    assert any(jh >= 2 and exact.shifted(jh, p) == jh
+               for jh, p in exact.plan(rnd, threshold=4, at_most=True, **kw).jobs)
+    for t in range(min(want) - 1, max(want) + 1):
+        assert exact.count_at_most(rnd, t, **kw) == sum(c for d, c in want.items() if d <= t)
+        for high in sorted({t, max(want)}):
+            upto, by_d = exact.count_window(rnd, t, high, **kw)
+            assert upto == sum(c for d, c in want.items() if d <= t)
+            assert by_d == {d: c for d, c in want.items() if t < d <= high}
+
+
+def test_joker_shift_is_refused_where_a_trio_takes_one_joker(monkeypatch):
+    """Shifting two jokers at bound 1 would be wrong (a hand with a whole straight and no trio
+    card fills only one place: the trio takes one joker): forced, the count is wrong."""
+    rnd, pack, n, cells = SHIFT_CASES[0]
+    want = brute(rnd, pack, n, cells)
+    kw = dict(pack=pack, hand_size=n, cells=cells)
+    assert not exact.shift_exact(1, 2, True, 2, 1) and exact.shift_exact(1, 2, True, 2, 2)
+    monkeypatch.setattr(exact, "shift_exact", lambda *args: True)
+    assert any(exact.count_at_most(rnd, t, **kw) != sum(c for d, c in want.items() if d <= t) for t in (0, 1))
+
+
 def test_compiled_window_equals_the_python_specification():
     """One window run's raw result (decided prefixes, and the rest by deficiency), every job."""
     from solver.cext import continental_exact as kernel
     kw = dict(pack=Pack(2, 1), hand_size=6, cells=EVERY_RANK_ONE_SUIT)
-    for jh, prob in exact.plan(5, threshold=6, at_most=True, **kw).jobs:
-        prob = prob._replace(low=4 + exact.shifted(jh, prob))
+    for jh, prob in exact.plan(5, threshold=6, at_most=True, low=4, **kw).jobs:
         raw = exact.rank_dp_python(prob)
         assert kernel.rank_dp(prob) == raw
         assert {d for d, _ in raw} <= set(range(prob.decided_at, prob.threshold + 1))

@@ -570,6 +570,40 @@ def exact_by_default(round_number: int, pack: Pack = Pack(), joker_limit: bool =
 ONE_JOKER_SHIFT = True
 """Count the hands holding one joker with the no-joker DP on their naturals (see :func:`plan`)."""
 
+JOKER_SHIFT = True
+"""Count the hands holding two or more jokers the same way where :func:`shift_exact` allows it."""
+
+
+def shift_exact(trios: int, straights: int, joker_limit: bool, jh: int, bound: int) -> bool:
+    """Whether a hand holding ``jh`` jokers has deficiency <= ``bound`` exactly when its
+    naturals alone have deficiency <= ``bound + jh`` (given that no card is needed twice).
+
+    Why.  Let ``d`` be the naturals' deficiency and ``d_j`` the hand's.  Each joker a
+    contract uses stands for one card, and that card can replace it (no card is needed
+    twice, so the pack has it), missing at most one place more: ``d <= d_j + jh``.  So
+    ``d > bound + jh`` implies ``d_j > bound``.  Conversely a best natural contract M
+    misses ``d`` places, ``a_i`` in its combination ``i``; the hand's jokers can fill
+    ``min(jh, sum_i min(limit_i, a_i))`` of them (a combination takes jokers up to its
+    limit), so ``d_j <= d - min(jh, fill)``.  If every miss pattern with
+    ``bound < sum a_i <= bound + jh`` fills at least ``sum a_i - bound`` places, then
+    ``d <= bound + jh`` implies ``d_j <= bound``.  This checks that over every pattern
+    (each combination missing 0 to all of its places).  One joker always passes (any
+    miss takes it); two or three pass from bound 2 in rounds 2, 5 and 6 (a trio missing
+    all its places takes only one joker under the limit), four from bound 4.
+
+    >>> shift_exact(1, 2, True, 1, 0), shift_exact(1, 2, True, 2, 1), shift_exact(1, 2, True, 2, 2)
+    (True, False, True)
+    """
+    sizes = [(TRIO_MIN, TRIO_MIN // 2 if joker_limit else TRIO_MIN - 1)] * trios
+    sizes += [(STRAIGHT_MIN, STRAIGHT_MIN // 2 if joker_limit else STRAIGHT_MIN - 1)] * straights
+    for misses in itertools.product(*(range(size + 1) for size, _ in sizes)):
+        m = sum(misses)
+        if bound < m <= bound + jh:
+            fill = sum(min(limit, a) for (_, limit), a in zip(sizes, misses))
+            if min(jh, fill) < m - bound:
+                return False
+    return True
+
 
 class Plan(NamedTuple):
     """How :func:`distribution` counts a round: the method and its DP runs.
@@ -592,9 +626,24 @@ def _free(rnd, pack: Pack) -> bool:
     return rnd.straights <= pack.decks and TRIO_MIN * rnd.trios + rnd.straights <= N_SUITS * pack.decks
 
 
+def _reported(size: int, threshold: Optional[int], at_most: bool, low: Optional[int]) -> range:
+    """The bounds B for which a run's result gives the number of hands of deficiency <= B."""
+    if threshold is None:
+        return range(0, size + 1)
+    if not at_most:
+        return range(0, threshold + 1)
+    return range(threshold if low is None or low < 0 else low, threshold + 1)
+
+
 def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
          hand_size: Optional[int] = None, cells: Sequence[int] = FULL,
-         threshold: Optional[int] = None, at_most: bool = False) -> Plan:
+         threshold: Optional[int] = None, at_most: bool = False, low: Optional[int] = None) -> Plan:
+    """The DP runs that count a round (see :class:`Plan`).
+
+    ``threshold`` and ``at_most`` as in :class:`Problem`; ``low`` (with ``at_most``)
+    the window's low bound, set in the problems.  A job whose jokers can be shifted
+    (:func:`shifted`) for every bound its result is read at runs without them.
+    """
     rnd = get_round(round_number)
     n = rnd.cards if hand_size is None else hand_size
     cells = tuple(cells)
@@ -612,12 +661,17 @@ def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
     rotation = (free and rnd.straights > 0 and n <= N_RANKS - 1
                 and all(c == cells[0] for c in cells))
     jobs = []
+    at_most = at_most and threshold is not None
+    size = TRIO_MIN * rnd.trios + STRAIGHT_MIN * rnd.straights
+    bounds = _reported(size, threshold, at_most, low)
     for jh in range(0, min(n, pack.jokers) + 1):
-        shift = ONE_JOKER_SHIFT and free and jh == 1
-        base = Problem(rnd.trios, rnd.straights, n - jh, 0 if shift else jh, pack.decks,
+        shift = free and jh > 0 and (ONE_JOKER_SHIFT if jh == 1 else JOKER_SHIFT) and all(
+            shift_exact(rnd.trios, rnd.straights, joker_limit, jh, b) for b in bounds)
+        k = jh if shift else 0
+        base = Problem(rnd.trios, rnd.straights, n - jh, jh - k, pack.decks,
                        0 if shift else (min(pack.jokers, jh) if free else pack.jokers), joker_limit, cells,
-                       threshold=-1 if threshold is None else threshold + (1 if shift else 0),
-                       at_most=at_most and threshold is not None)
+                       threshold=-1 if threshold is None else threshold + k, at_most=at_most,
+                       low=low + k if at_most and low is not None and low >= 0 else -1)
         if rotation and jh < n:     # a hand of jokers only has no run ending at a card: no rotation
             jobs.extend((jh, base._replace(rotation=c, tails=TAILS[c])) for c in (RUN3, RUN2, RUN1))
         else:
@@ -626,7 +680,7 @@ def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
 
 
 def shifted(jh: int, prob: Problem) -> int:
-    """Jokers of the hand the job's problem leaves out (0, or 1: the one-joker shift).
+    """Jokers of the hand the job's problem leaves out (0, or all ``jh``: the joker shift).
 
     With one joker in hand and no card ever needed more often than the pack
     holds it, the deficiency is ``max(0, d - 1)`` where ``d`` is that of the
@@ -634,7 +688,12 @@ def shifted(jh: int, prob: Problem) -> int:
     combination takes one joker under either rule), and a contract using the
     joker misses one place fewer than the same contract with the card it
     stands for.  So that job runs the cheaper no-joker DP (no joker slots in
-    its keys) with the threshold one higher.
+    its keys) with the threshold one higher.  With more jokers the deficiency
+    is not always ``d - jh`` (a trio missing all its places takes one joker),
+    but the count to a bound B is the naturals' count to ``B + jh`` wherever
+    :func:`shift_exact` says so: :func:`plan` shifts a job only when that holds
+    for every bound its result is read at (the window from ``low`` to the
+    threshold, or the one bound of :func:`count_at_most`).
     """
     return jh - prob.hand_jokers
 
@@ -770,15 +829,13 @@ def count_window(round_number: int, low: int, high: int, *, pack: Pack = Pack(),
     if rnd.trios == 0 or not -1 <= low <= high:
         raise InputError("a window needs a contract with trios and -1 <= low <= high")
     pl = plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=n, cells=tuple(cells),
-              threshold=high, at_most=low >= 0)
+              threshold=high, at_most=low >= 0, low=low)
     chosen = range(len(pl.jobs)) if jobs is None else jobs
     dp = _dp_runner(engine, len(chosen), progress)
     upto, by_d = Fraction(0), {}
     for i in chosen:
         jh, prob = pl.jobs[i]
         k = shifted(jh, prob)
-        if low >= 0:
-            prob = prob._replace(low=low + k)
         ways = comb(pack.jokers, jh)
         for (d, m), w in dp(prob).items():
             x = ways * w * (Fraction(N_RANKS, m) if prob.rotation else 1)
