@@ -159,6 +159,8 @@ cdef struct Run:
     int32_t *c_perm       # [key*NPERM + p], -2 unknown
     int8_t *rem           # places still to place
     int8_t *whole         # no straight in progress and no head due
+    uint64_t *ksig        # [key*NS + s]: the key seen from suit s (a relabelling-invariant hash part)
+    uint8_t *kmask        # suits the key names (straights in progress, heads due)
     # transition pool
     int32_t *tp_id
     int8_t *tp_gain
@@ -198,11 +200,13 @@ cdef int grow_keys(Run *R) except -1:
     R.c_perm = <int32_t *>realloc(R.c_perm, c * NPERM * sizeof(int32_t))
     R.rem = <int8_t *>realloc(R.rem, c)
     R.whole = <int8_t *>realloc(R.whole, c)
+    R.ksig = <uint64_t *>realloc(R.ksig, c * NS * sizeof(uint64_t))
+    R.kmask = <uint8_t *>realloc(R.kmask, c)
     R.best = <int16_t *>realloc(R.best, c * sizeof(int16_t))
     R.touched = <int32_t *>realloc(R.touched, c * sizeof(int32_t))
     if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
             or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
-            or R.whole == NULL or R.best == NULL or R.touched == NULL):
+            or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.best == NULL or R.touched == NULL):
         raise MemoryError()
     for i in range(old * NR, c * NR):
         R.c_start[i] = -1
@@ -252,7 +256,32 @@ cdef int32_t intern(Run *R, uint64_t x) except -1:
     kdec(x, &k)
     R.rem[kid] = remaining(R, &k) + k.td     # trio naturals still open here can match
     R.whole[kid] = 1 if (k.o[0] == EMPTY_O and k.b[2] == 0) else 0
+    key_signature(R, kid, &k)
     return kid
+
+
+cdef void key_signature(Run *R, int32_t kid, Key *k) noexcept:
+    """``R.ksig[kid*NS + s]``: a hash of the key that names suit s alone (the others as 'another suit').
+
+    Relabelling the suits permutes these words with the suits, which is what
+    :func:`canonical` needs from a signature; computed once per key.
+    """
+    cdef int s, j
+    cdef uint64_t hk = mix64(R.keys[kid] & 0x3FFFFF), part
+    R.kmask[kid] = 0
+    for j in range(3):
+        if k.o[j] != EMPTY_O:
+            R.kmask[kid] |= 1 << (k.o[j] >> 6)
+        if k.b[j] != 0:
+            R.kmask[kid] |= 1 << (k.b[j] >> 4)
+    for s in range(NS):
+        part = hk
+        for j in range(3):
+            if k.o[j] != EMPTY_O:
+                part += mix64((<uint64_t>(k.o[j] & 63) << 8) ^ (1 if (k.o[j] >> 6) == s else 2))
+            if k.b[j] != 0:
+                part += mix64((<uint64_t>(k.b[j] & 15) << 16) ^ (3 if (k.b[j] >> 4) == s else 4))
+        R.ksig[kid * NS + s] = part
 
 
 cdef int remaining(Run *R, Key *k) noexcept:
@@ -818,9 +847,8 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
     """
     cdef uint64_t sig[NS]
     cdef int order[NS]
-    cdef int i, j, t, s, pi, kid, v, first = 1, a, b, ok
-    cdef Key k
-    cdef uint64_t hk, part
+    cdef int i, j, t, s, pi, kid, first = 1, a, b, ok, named = 0
+    cdef uint64_t vh
     cdef uint32_t *cand = <uint32_t *>malloc(n * sizeof(uint32_t) + 4)
     if cand == NULL:
         raise MemoryError()
@@ -828,17 +856,10 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
         sig[s] = 0
     for i in range(n):
         kid = <int32_t>(R.buf[i] >> 8)
-        v = R.buf[i] & 0xFF
-        kdec(R.keys[kid], &k)
-        hk = mix64((R.keys[kid] & 0x3FFFFF) ^ (<uint64_t>v << 40))
+        vh = <uint64_t>(R.buf[i] & 0xFF) * 0x9E3779B97F4A7C15ULL
+        named |= R.kmask[kid]
         for s in range(NS):
-            part = hk
-            for j in range(3):
-                if k.o[j] != EMPTY_O:
-                    part += mix64((<uint64_t>(k.o[j] & 63) << 8) ^ (1 if (k.o[j] >> 6) == s else 2))
-                if k.b[j] != 0:
-                    part += mix64((<uint64_t>(k.b[j] & 15) << 16) ^ (3 if (k.b[j] >> 4) == s else 4))
-            sig[s] += mix64(part)
+            sig[s] += mix64(R.ksig[kid * NS + s] ^ vh)
     # suits in signature order; PERMS[pi][s] is suit s's new label
     for pi in range(NPERM):
         ok = 1
@@ -847,6 +868,11 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
                 ok = 0
             for b in range(NS):
                 if (a < split) == (b < split) and sig[a] < sig[b] and PERMS[pi][a] > PERMS[pi][b]:
+                    ok = 0
+                # suits no key names are interchangeable: relabelling them among themselves
+                # changes nothing, so one order of them is enough
+                if ((a < split) == (b < split) and a < b and not (named >> a) & 1
+                        and not (named >> b) & 1 and PERMS[pi][a] > PERMS[pi][b]):
                     ok = 0
         if not ok:
             continue
@@ -978,6 +1004,8 @@ def rank_dp(problem, progress=None):
     R.c_perm = <int32_t *>malloc(R.capkeys * NPERM * sizeof(int32_t))
     R.rem = <int8_t *>malloc(R.capkeys)
     R.whole = <int8_t *>malloc(R.capkeys)
+    R.ksig = <uint64_t *>malloc(R.capkeys * NS * sizeof(uint64_t))
+    R.kmask = <uint8_t *>malloc(R.capkeys)
     R.best = <int16_t *>malloc(R.capkeys * sizeof(int16_t))
     R.touched = <int32_t *>malloc(R.capkeys * sizeof(int32_t))
     R.smask = 2 * R.capkeys - 1
@@ -990,7 +1018,7 @@ def rank_dp(problem, progress=None):
     try:
         if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
                 or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
-                or R.whole == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
+                or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
                 or R.tp_id == NULL or R.tp_gain == NULL or R.buf == NULL):
             raise MemoryError()
         for i in range(R.capkeys * NR):
@@ -1069,7 +1097,7 @@ def rank_dp(problem, progress=None):
     finally:
         layer_free(L)
         free(R.keys); free(R.c_start); free(R.n_start); free(R.c_cell); free(R.n_cell)
-        free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.best); free(R.touched)
+        free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.ksig); free(R.kmask); free(R.best); free(R.touched)
         free(R.slot); free(R.tp_id); free(R.tp_gain); free(R.buf)
 
 
