@@ -161,6 +161,7 @@ cdef struct Run:
     int8_t *whole         # no straight in progress and no head due
     uint64_t *ksig        # [key*NS + s]: the key seen from suit s (a relabelling-invariant hash part)
     uint8_t *kmask        # suits the key names (straights in progress, heads due)
+    int8_t *sure          # [key*NR + r]: places left after rank r ends on cells no hand holds
     # transition pool
     int32_t *tp_id
     int8_t *tp_gain
@@ -202,11 +203,12 @@ cdef int grow_keys(Run *R) except -1:
     R.whole = <int8_t *>realloc(R.whole, c)
     R.ksig = <uint64_t *>realloc(R.ksig, c * NS * sizeof(uint64_t))
     R.kmask = <uint8_t *>realloc(R.kmask, c)
+    R.sure = <int8_t *>realloc(R.sure, c * NR)
     R.best = <int16_t *>realloc(R.best, c * sizeof(int16_t))
     R.touched = <int32_t *>realloc(R.touched, c * sizeof(int32_t))
     if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
             or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
-            or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.best == NULL or R.touched == NULL):
+            or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL):
         raise MemoryError()
     for i in range(old * NR, c * NR):
         R.c_start[i] = -1
@@ -257,7 +259,35 @@ cdef int32_t intern(Run *R, uint64_t x) except -1:
     R.rem[kid] = remaining(R, &k) + k.td     # trio naturals still open here can match
     R.whole[kid] = 1 if (k.o[0] == EMPTY_O and k.b[2] == 0) else 0
     key_signature(R, kid, &k)
+    sure_misses(R, kid, &k)
     return kid
+
+
+cdef void sure_misses(Run *R, int32_t kid, Key *k) noexcept:
+    """``R.sure[kid*NR + r]``, as ``exact._sure_misses``: a straight in progress fills the
+    next ranks (a tail then its heads at 13-L..12), a head due its ranks; count those cells
+    no hand holds."""
+    cdef int r, j, x, s, p, L, n
+    for r in range(NR):
+        n = 0
+        for j in range(3):
+            if k.o[j] != EMPTY_O:
+                s = k.o[j] >> 6
+                p = (k.o[j] >> 4) & 3
+                L = k.o[j] & 3
+                for x in range(r + 1, r + 1 + SMIN - p):
+                    if x < NR and not (R.cells[x] >> s) & 1:
+                        n += 1
+                for x in range(NR - L, NR):
+                    if not (R.cells[x] >> s) & 1:
+                        n += 1
+            if k.b[j] != 0:
+                s = k.b[j] >> 4
+                L = (k.b[j] >> 2) & 3
+                for x in range(NR - L, NR):
+                    if not (R.cells[x] >> s) & 1:
+                        n += 1
+        R.sure[<int64_t>kid * NR + r] = n
 
 
 cdef void key_signature(Run *R, int32_t kid, Key *k) noexcept:
@@ -700,7 +730,7 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
                 continue
             if R.prune and not R.profile:
                 R.ntouched = n
-                n = prune(R, cards + h, r)
+                n = prune(R, cards + h, r, 0)
                 R.ntouched = 0
                 if n == 0:
                     continue              # no key can end within the threshold
@@ -759,7 +789,7 @@ cdef int run_weight(Run *R, int extra) noexcept:
     return count + 1 if ok else 0
 
 
-cdef int prune(Run *R, int cards, int r) except -1:
+cdef int prune(Run *R, int cards, int r, int end) except -1:
     """Dominated and hopeless keys out of ``R.buf[:R.ntouched]``; return how many are left.
 
     A key is dominated by the same key with fewer joker slots and at least its
@@ -767,14 +797,15 @@ cdef int prune(Run *R, int cards, int r) except -1:
     beat a key that is already a complete-able contract (no straight in
     progress, no head due, and every straight and trio still to come can still
     be started at a later rank), or cannot end above ``R.floor`` (the
-    threshold).  The order is kept.  With ``R.at_most`` the values are first
+    threshold).  At a rank end (``end``) the naturals still to match are also
+    capped by the places not on cells no hand holds (``R.sure``).  The order is kept.  With ``R.at_most`` the values are first
     capped at ``R.target``, and -2 says a complete-able key has reached it (the
     prefix is decided: deficiency at most the threshold).
     """
     cdef int32_t n = R.ntouched, i, kid, m = 0
     cdef ce_rec *rec
     cdef uint64_t prev = 0xFFFFFFFFFFFFFFFFULL
-    cdef int v, best = -1, lower = -1, left, jleft, upper, nj
+    cdef int v, best = -1, lower = -1, left, jleft, upper, nj, room
     cdef int8_t *keep
     if R.at_most:
         for i in range(n):
@@ -822,7 +853,10 @@ cdef int prune(Run *R, int cards, int r) except -1:
         v = R.buf[i] & 0xFF
         nj = (R.keys[kid] >> 11) & 127
         jleft = R.jH - (nj if nj < R.jH else R.jH)
-        upper = left + jleft
+        room = left
+        if end and R.rem[kid] - R.sure[<int64_t>kid * NR + r] < room:
+            room = R.rem[kid] - R.sure[<int64_t>kid * NR + r]
+        upper = room + jleft
         if R.rem[kid] < upper:
             upper = R.rem[kid]
         upper += v
@@ -917,7 +951,7 @@ cdef Layer *step_end(Run *R, Layer *L, int r) except NULL:
                 continue
             if R.prune and not R.profile:
                 R.ntouched = n
-                n = prune(R, cards, r)
+                n = prune(R, cards, r, 1)
                 R.ntouched = 0
                 if n == 0:
                     continue
@@ -1006,6 +1040,7 @@ def rank_dp(problem, progress=None):
     R.whole = <int8_t *>malloc(R.capkeys)
     R.ksig = <uint64_t *>malloc(R.capkeys * NS * sizeof(uint64_t))
     R.kmask = <uint8_t *>malloc(R.capkeys)
+    R.sure = <int8_t *>malloc(R.capkeys * NR)
     R.best = <int16_t *>malloc(R.capkeys * sizeof(int16_t))
     R.touched = <int32_t *>malloc(R.capkeys * sizeof(int32_t))
     R.smask = 2 * R.capkeys - 1
@@ -1018,7 +1053,7 @@ def rank_dp(problem, progress=None):
     try:
         if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
                 or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
-                or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
+                or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
                 or R.tp_id == NULL or R.tp_gain == NULL or R.buf == NULL):
             raise MemoryError()
         for i in range(R.capkeys * NR):
@@ -1097,7 +1132,7 @@ def rank_dp(problem, progress=None):
     finally:
         layer_free(L)
         free(R.keys); free(R.c_start); free(R.n_start); free(R.c_cell); free(R.n_cell)
-        free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.ksig); free(R.kmask); free(R.best); free(R.touched)
+        free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.ksig); free(R.kmask); free(R.sure); free(R.best); free(R.touched)
         free(R.slot); free(R.tp_id); free(R.tp_gain); free(R.buf)
 
 

@@ -329,10 +329,29 @@ def _prune(p: Problem, f: Dict[tuple, int], cards: int, r: int) -> Optional[Dict
     out = {}
     for key, v in kept.items():
         complete_able = not key[0] and not key[1]
-        upper = v + min(_remaining(p, key), left + max(0, p.hand_jokers - min(key[4], p.hand_jokers)))
+        rem = _remaining(p, key)
+        upper = v + min(rem, min(rem - _sure_misses(p, key, r), left)
+                        + max(0, p.hand_jokers - min(key[4], p.hand_jokers)))
         if upper > max(lower, floor) or (complete_able and v == lower and v > floor):
             out[key] = v
     return out
+
+
+def _sure_misses(p: Problem, key: tuple, r: int) -> int:
+    """Places the key still has to fill (after rank ``r`` ends) on cells no hand holds.
+
+    A straight in progress fills the next ranks, its suit's cell at each; a tail
+    also its heads at ``13-L..12``, as does a head due.  A natural cannot match
+    there (only a joker can), so these places bound what naturals can still add.
+    """
+    opens, obligs = key[0], key[1]
+    places = []
+    for s, placed, _, wrap in opens:
+        places += [(x, s) for x in range(r + 1, min(N_RANKS, r + 1 + STRAIGHT_MIN - placed))]
+        places += [(x, s) for x in range(N_RANKS - wrap, N_RANKS)] if wrap else []
+    for s, L, _ in obligs:
+        places += [(x, s) for x in range(N_RANKS - L, N_RANKS)]
+    return sum(1 for x, s in places if not p.cells[x] >> s & 1)
 
 
 def _canonical(f: Dict[tuple, int]) -> tuple:
@@ -673,10 +692,23 @@ def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
                        threshold=-1 if threshold is None else threshold + k, at_most=at_most,
                        low=low + k if at_most and low is not None and low >= 0 else -1)
         if rotation and jh < n:     # a hand of jokers only has no run ending at a card: no rotation
-            jobs.extend((jh, base._replace(rotation=c, tails=TAILS[c])) for c in (RUN3, RUN2, RUN1))
+            jobs.extend((jh, base._replace(rotation=c, tails=TAILS[c], cells=_trailing_run_empty(cells, c)))
+                        for c in (RUN3, RUN2, RUN1))
         else:
             jobs.append((jh, base))
     return Plan("rank-dp", rotation, tuple(jobs))
+
+
+def _trailing_run_empty(cells: Tuple[int, ...], rotation: int) -> Tuple[int, ...]:
+    """The cells of a rotation class: the ranks of its trailing empty run hold nothing.
+
+    A class counts only the hands whose ranks end with an empty run of 3+
+    (RUN3), exactly 2 (RUN2) or 1 (RUN1); the others were dropped at the end,
+    so leaving those cells out counts the same hands, and the pruning then sees
+    the places there as sure misses (:func:`_sure_misses`).
+    """
+    run = {RUN3: 3, RUN2: 2, RUN1: 1}[rotation]
+    return tuple(0 if r >= N_RANKS - run else c for r, c in enumerate(cells))
 
 
 def shifted(jh: int, prob: Problem) -> int:
