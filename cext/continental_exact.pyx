@@ -161,7 +161,7 @@ cdef struct Run:
     int8_t *whole         # no straight in progress and no head due
     uint64_t *ksig        # [key*NS + s]: the key seen from suit s (a relabelling-invariant hash part)
     uint8_t *kmask        # suits the key names (straights in progress, heads due)
-    int8_t *sure          # [key*NR + r]: places left after rank r ends on cells no hand holds
+    int8_t *sure          # [(key*NR + r)*2 + mid]: places left after rank r on cells no hand holds
     # transition pool
     int32_t *tp_id
     int8_t *tp_gain
@@ -203,7 +203,7 @@ cdef int grow_keys(Run *R) except -1:
     R.whole = <int8_t *>realloc(R.whole, c)
     R.ksig = <uint64_t *>realloc(R.ksig, c * NS * sizeof(uint64_t))
     R.kmask = <uint8_t *>realloc(R.kmask, c)
-    R.sure = <int8_t *>realloc(R.sure, c * NR)
+    R.sure = <int8_t *>realloc(R.sure, c * NR * 2)
     R.best = <int16_t *>realloc(R.best, c * sizeof(int16_t))
     R.touched = <int32_t *>realloc(R.touched, c * sizeof(int32_t))
     if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
@@ -264,30 +264,48 @@ cdef int32_t intern(Run *R, uint64_t x) except -1:
 
 
 cdef void sure_misses(Run *R, int32_t kid, Key *k) noexcept:
-    """``R.sure[kid*NR + r]``, as ``exact._sure_misses``: a straight in progress fills the
-    next ranks (a tail then its heads at 13-L..12), a head due its ranks; count those cells
-    no hand holds."""
-    cdef int r, j, x, s, p, L, n
+    """``R.sure``, as ``exact._sure_misses`` (at a rank end, and inside a rank: ``mid``)."""
+    cdef int r, j, x, s, p, L, n, mid, best, c, i
     for r in range(NR):
-        n = 0
-        for j in range(3):
-            if k.o[j] != EMPTY_O:
-                s = k.o[j] >> 6
-                p = (k.o[j] >> 4) & 3
-                L = k.o[j] & 3
-                for x in range(r + 1, r + 1 + SMIN - p):
-                    if x < NR and not (R.cells[x] >> s) & 1:
-                        n += 1
-                for x in range(NR - L, NR):
-                    if not (R.cells[x] >> s) & 1:
-                        n += 1
-            if k.b[j] != 0:
-                s = k.b[j] >> 4
-                L = (k.b[j] >> 2) & 3
-                for x in range(NR - L, NR):
-                    if not (R.cells[x] >> s) & 1:
-                        n += 1
-        R.sure[<int64_t>kid * NR + r] = n
+        for mid in range(2):
+            n = 0
+            for j in range(3):
+                if k.o[j] != EMPTY_O:
+                    s = k.o[j] >> 6
+                    p = (k.o[j] >> 4) & 3
+                    L = k.o[j] & 3
+                    for x in range(r + 1, r + 1 + SMIN - p - mid):
+                        if x < NR and not (R.cells[x] >> s) & 1:
+                            n += 1
+                    for x in range(NR - L, NR):
+                        if not (R.cells[x] >> s) & 1:
+                            n += 1
+                if k.b[j] != 0:
+                    s = k.b[j] >> 4
+                    L = (k.b[j] >> 2) & 3
+                    for x in range(NR - L, NR):
+                        if not (R.cells[x] >> s) & 1:
+                            n += 1
+            best = -1                       # a straight not started yet: its emptiest start
+            for x in range(r + 1, NR - SMIN + 1):
+                for s in range(NS):
+                    if (R.ssuits >> s) & 1:
+                        c = 0
+                        for i in range(SMIN):
+                            if not (R.cells[x + i] >> s) & 1:
+                                c += 1
+                        if best < 0 or c < best:
+                            best = c
+            if best > 0:
+                n += (R.S - k.ns) * best
+            best = -1                       # a trio not placed yet: its emptiest rank
+            for x in range(r + 1, NR):
+                c = TMIN if R.cells[x] == 0 else 0
+                if best < 0 or c < best:
+                    best = c
+            if best > 0:
+                n += (R.T - k.nt) * best
+            R.sure[(<int64_t>kid * NR + r) * 2 + mid] = n
 
 
 cdef void key_signature(Run *R, int32_t kid, Key *k) noexcept:
@@ -797,8 +815,9 @@ cdef int prune(Run *R, int cards, int r, int end) except -1:
     beat a key that is already a complete-able contract (no straight in
     progress, no head due, and every straight and trio still to come can still
     be started at a later rank), or cannot end above ``R.floor`` (the
-    threshold).  At a rank end (``end``) the naturals still to match are also
-    capped by the places not on cells no hand holds (``R.sure``).  The order is kept.  With ``R.at_most`` the values are first
+    threshold).  The naturals still to match are also capped by the places not
+    on cells no hand holds (``R.sure``; inside a rank, ``end`` false, the
+    count that holds mid-rank).  The order is kept.  With ``R.at_most`` the values are first
     capped at ``R.target``, and -2 says a complete-able key has reached it (the
     prefix is decided: deficiency at most the threshold).
     """
@@ -853,9 +872,9 @@ cdef int prune(Run *R, int cards, int r, int end) except -1:
         v = R.buf[i] & 0xFF
         nj = (R.keys[kid] >> 11) & 127
         jleft = R.jH - (nj if nj < R.jH else R.jH)
-        room = left
-        if end and R.rem[kid] - R.sure[<int64_t>kid * NR + r] < room:
-            room = R.rem[kid] - R.sure[<int64_t>kid * NR + r]
+        room = R.rem[kid] - R.sure[(<int64_t>kid * NR + r) * 2 + (0 if end else 1)]
+        if left < room:
+            room = left
         upper = room + jleft
         if R.rem[kid] < upper:
             upper = R.rem[kid]
@@ -1040,7 +1059,7 @@ def rank_dp(problem, progress=None):
     R.whole = <int8_t *>malloc(R.capkeys)
     R.ksig = <uint64_t *>malloc(R.capkeys * NS * sizeof(uint64_t))
     R.kmask = <uint8_t *>malloc(R.capkeys)
-    R.sure = <int8_t *>malloc(R.capkeys * NR)
+    R.sure = <int8_t *>malloc(R.capkeys * NR * 2)
     R.best = <int16_t *>malloc(R.capkeys * sizeof(int16_t))
     R.touched = <int32_t *>malloc(R.capkeys * sizeof(int32_t))
     R.smask = 2 * R.capkeys - 1

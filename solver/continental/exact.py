@@ -337,21 +337,32 @@ def _prune(p: Problem, f: Dict[tuple, int], cards: int, r: int) -> Optional[Dict
     return out
 
 
-def _sure_misses(p: Problem, key: tuple, r: int) -> int:
-    """Places the key still has to fill (after rank ``r`` ends) on cells no hand holds.
+def _sure_misses(p: Problem, key: tuple, r: int, mid: bool = False) -> int:
+    """Places the key still has to fill after rank ``r`` on cells no hand holds.
 
     A straight in progress fills the next ranks, its suit's cell at each; a tail
-    also its heads at ``13-L..12``, as does a head due.  A natural cannot match
+    also its heads at ``13-L..12``, as does a head due.  A straight not started
+    yet starts at a later rank (by rank 9) and a trio not placed yet lies at a
+    later rank: each takes the fewest such cells it can.  A natural cannot match
     there (only a joker can), so these places bound what naturals can still add.
+    ``mid``: inside rank ``r`` (the compiled kernel prunes after each cell),
+    where a straight of a suit still to come at ``r`` ends a rank earlier, so
+    only the ranks both cases share are counted.
     """
-    opens, obligs = key[0], key[1]
-    places = []
+    opens, obligs, ns, nt = key[:4]
+    empty = [[not p.cells[x] >> s & 1 for s in range(N_SUITS)] for x in range(N_RANKS)]
+    n = 0
     for s, placed, _, wrap in opens:
-        places += [(x, s) for x in range(r + 1, min(N_RANKS, r + 1 + STRAIGHT_MIN - placed))]
-        places += [(x, s) for x in range(N_RANKS - wrap, N_RANKS)] if wrap else []
+        n += sum(empty[x][s] for x in range(r + 1, min(N_RANKS, r + 1 + STRAIGHT_MIN - placed - mid)))
+        n += sum(empty[x][s] for x in range(N_RANKS - wrap, N_RANKS))
     for s, L, _ in obligs:
-        places += [(x, s) for x in range(N_RANKS - L, N_RANKS)]
-    return sum(1 for x, s in places if not p.cells[x] >> s & 1)
+        n += sum(empty[x][s] for x in range(N_RANKS - L, N_RANKS))
+    starts = [sum(empty[x + i][s] for i in range(STRAIGHT_MIN))
+              for x in range(r + 1, N_RANKS - STRAIGHT_MIN + 1) for s in range(N_SUITS) if p.straight_suits >> s & 1]
+    n += (p.straights - ns) * min(starts, default=0)
+    trios = [TRIO_MIN * all(empty[x]) for x in range(r + 1, N_RANKS)]
+    n += (p.trios - nt) * min(trios, default=0)
+    return n
 
 
 def _canonical(f: Dict[tuple, int]) -> tuple:
