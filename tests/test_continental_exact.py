@@ -371,7 +371,8 @@ def test_count_window_jobs_add_up():
 
 # (round, pack, hand size, cells): 2-4 jokers in hand, so jobs with 2+ jokers are shifted
 SHIFT_CASES = [
-    (2, Pack(2, 2), 6, EVERY_RANK_ONE_SUIT),                              # rotation classes
+    (2, Pack(2, 2), 8, EVERY_RANK_ONE_SUIT),          # rotation classes; 2-3 jokers shifted from bound 1
+    (5, Pack(2, 2), 10, EVERY_RANK_ONE_SUIT),         # two trios
     (6, Pack(2, 2), 6, ranks(0, 1, 2, 3, 11, 12, suits=3)),               # tails through the ace
 ]
 
@@ -384,7 +385,10 @@ def test_joker_shift_counts_equal_brute_force(rnd, pack, n, cells):
     kw = dict(pack=pack, hand_size=n, cells=cells)
     assert any(jh >= 2 and exact.shifted(jh, p) == jh
                for jh, p in exact.plan(rnd, threshold=4, at_most=True, **kw).jobs)
-    for t in range(min(want) - 1, max(want) + 1):
+    if n == 8:                        # 6 naturals: no best contract misses a combination whole
+        assert [exact.shifted(jh, p) for jh, p in exact.plan(rnd, threshold=1, at_most=True, **kw).jobs
+                if p.rotation == exact.RUN3] == [0, 1, 2, 3, 0]
+    for t in range(max(min(want) - 1, 0), max(want) + 1):
         assert exact.count_at_most(rnd, t, **kw) == sum(c for d, c in want.items() if d <= t)
         for high in sorted({t, max(want)}):
             upto, by_d = exact.count_window(rnd, t, high, **kw)
@@ -395,7 +399,7 @@ def test_joker_shift_counts_equal_brute_force(rnd, pack, n, cells):
 def test_joker_shift_is_refused_where_a_trio_takes_one_joker(monkeypatch):
     """Shifting two jokers at bound 1 would be wrong (a hand with a whole straight and no trio
     card fills only one place: the trio takes one joker): forced, the count is wrong."""
-    rnd, pack, n, cells = SHIFT_CASES[0]
+    rnd, pack, n, cells = 2, Pack(2, 2), 6, EVERY_RANK_ONE_SUIT
     want = brute(rnd, pack, n, cells)
     kw = dict(pack=pack, hand_size=n, cells=cells)
     assert not exact.shift_exact(1, 2, True, 2, 1) and exact.shift_exact(1, 2, True, 2, 2)

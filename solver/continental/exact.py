@@ -604,7 +604,8 @@ JOKER_SHIFT = True
 """Count the hands holding two or more jokers the same way where :func:`shift_exact` allows it."""
 
 
-def shift_exact(trios: int, straights: int, joker_limit: bool, jh: int, bound: int) -> bool:
+def shift_exact(trios: int, straights: int, joker_limit: bool, jh: int, bound: int,
+                naturals: int = 0) -> bool:
     """Whether a hand holding ``jh`` jokers has deficiency <= ``bound`` exactly when its
     naturals alone have deficiency <= ``bound + jh`` (given that no card is needed twice).
 
@@ -617,17 +618,26 @@ def shift_exact(trios: int, straights: int, joker_limit: bool, jh: int, bound: i
     limit), so ``d_j <= d - min(jh, fill)``.  If every miss pattern with
     ``bound < sum a_i <= bound + jh`` fills at least ``sum a_i - bound`` places, then
     ``d <= bound + jh`` implies ``d_j <= bound``.  This checks that over every pattern
-    (each combination missing 0 to all of its places).  One joker always passes (any
-    miss takes it); two or three pass from bound 2 in rounds 2, 5 and 6 (a trio missing
-    all its places takes only one joker under the limit), four from bound 4.
+    (each combination missing 0 to all of its places) a best M can have: when the hand
+    holds a natural M leaves unused (``naturals > size - m``), no combination of M is
+    missed whole, or moving it onto that natural (a trio to its rank, a straight through
+    it) would match one more.  One joker always passes (any miss takes it).  In round 6
+    (12 cards) two or three jokers pass from bound 1, four from bound 2; without the
+    hand's naturals (``naturals`` 0) two or three pass from bound 2 (a trio missing all its
+    places takes only one joker under the limit), four from bound 4.
 
     >>> shift_exact(1, 2, True, 1, 0), shift_exact(1, 2, True, 2, 1), shift_exact(1, 2, True, 2, 2)
     (True, False, True)
+    >>> shift_exact(1, 2, True, 2, 1, naturals=10), shift_exact(1, 2, True, 2, 0, naturals=10)
+    (True, False)
     """
+    size = TRIO_MIN * trios + STRAIGHT_MIN * straights
     sizes = [(TRIO_MIN, TRIO_MIN // 2 if joker_limit else TRIO_MIN - 1)] * trios
     sizes += [(STRAIGHT_MIN, STRAIGHT_MIN // 2 if joker_limit else STRAIGHT_MIN - 1)] * straights
     for misses in itertools.product(*(range(size + 1) for size, _ in sizes)):
         m = sum(misses)
+        if naturals > size - m and any(a == whole for (whole, _), a in zip(sizes, misses)):
+            continue                  # not a best contract: a combination missed whole moves
         if bound < m <= bound + jh:
             fill = sum(min(limit, a) for (_, limit), a in zip(sizes, misses))
             if min(jh, fill) < m - bound:
@@ -696,7 +706,7 @@ def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
     bounds = _reported(size, threshold, at_most, low)
     for jh in range(0, min(n, pack.jokers) + 1):
         shift = free and jh > 0 and (ONE_JOKER_SHIFT if jh == 1 else JOKER_SHIFT) and all(
-            shift_exact(rnd.trios, rnd.straights, joker_limit, jh, b) for b in bounds)
+            shift_exact(rnd.trios, rnd.straights, joker_limit, jh, b, n - jh) for b in bounds)
         k = jh if shift else 0
         base = Problem(rnd.trios, rnd.straights, n - jh, jh - k, pack.decks,
                        0 if shift else (min(pack.jokers, jh) if free else pack.jokers), joker_limit, cells,
