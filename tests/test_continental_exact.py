@@ -396,6 +396,17 @@ def test_joker_shift_counts_equal_brute_force(rnd, pack, n, cells):
             assert by_d == {d: c for d, c in want.items() if t < d <= high}
 
 
+@pytest.mark.parametrize("rnd, pack, n, cells", SHIFT_CASES[:2])
+def test_distribution_to_equals_brute_force(rnd, pack, n, cells):
+    """The distribution to D as counts to each bound (each pass shifting what it can)."""
+    want = brute(rnd, pack, n, cells)
+    for upto in range(0, max(want) + 1):
+        got = exact.distribution_to(rnd, upto, pack=pack, hand_size=n, cells=cells)
+        assert got == {d: c for d, c in want.items() if d <= upto}
+    assert exact.distribution_to(3, 1, hand_size=4, pack=ONE_DECK) == exact.distribution(3, hand_size=4, pack=ONE_DECK,
+                                                                                          threshold=1)
+
+
 def test_joker_shift_is_refused_where_a_trio_takes_one_joker(monkeypatch):
     """Shifting two jokers at bound 1 would be wrong (a hand with a whole straight and no trio
     card fills only one place: the trio takes one joker): forced, the count is wrong."""

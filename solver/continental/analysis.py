@@ -174,8 +174,11 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         upto = _exact.COUNTED_TO.get(rnd.number) if max_deficiency is None else max_deficiency
         if upto is not None and upto >= rnd.cards:
             upto = None                       # no hand lies further: count them all
-        dist = _exact.distribution(rnd.number, pack=pack, joker_limit=joker_limit, threshold=upto,
-                                   progress=progress)
+        if upto is not None and rnd.number in _exact.COUNTED_TO:      # one count per bound: cheaper there
+            dist = _exact.distribution_to(rnd.number, upto, pack=pack, joker_limit=joker_limit, progress=progress)
+        else:
+            dist = _exact.distribution(rnd.number, pack=pack, joker_limit=joker_limit, threshold=upto,
+                                       progress=progress)
         total = comb(pack.size, rnd.cards)
         counted = sum(dist.values())
         if upto is None and counted != total:

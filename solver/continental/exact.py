@@ -861,6 +861,29 @@ def count_at_most(round_number: int, threshold: int, *, pack: Pack = Pack(), jok
     return int(total)
 
 
+def distribution_to(round_number: int, upto: int, *, pack: Pack = Pack(), joker_limit: bool = True,
+                    engine: str = "compiled", hand_size: Optional[int] = None, cells: Sequence[int] = FULL,
+                    progress: Optional[Callable[[int, int], None]] = None) -> Dict[int, int]:
+    """``distribution(threshold=upto)`` as the differences of :func:`count_at_most` to 0, 1, ... ``upto``.
+
+    One pass per bound, but each pass shifts every job :func:`shift_exact` allows at
+    its one bound, where the threshold run reads all of 0..upto and so shifts only
+    the hands of one joker.  Round 6 to 1: the jobs of 2-4 jokers at bound 0 (cheap)
+    and only those of 4 at bound 1 keep their joker slots (docs/continental.md).
+    """
+    if get_round(round_number).trios == 0:
+        return distribution(round_number, pack=pack, joker_limit=joker_limit, engine=engine,
+                            hand_size=hand_size, cells=cells, threshold=upto, progress=progress)
+    out, below = {}, 0
+    for bound in range(upto + 1):
+        upto_here = count_at_most(round_number, bound, pack=pack, joker_limit=joker_limit, engine=engine,
+                                  hand_size=hand_size, cells=cells, progress=progress)
+        if upto_here > below:
+            out[bound] = upto_here - below
+        below = upto_here
+    return out
+
+
 def count_window(round_number: int, low: int, high: int, *, pack: Pack = Pack(), joker_limit: bool = True,
                  engine: str = "compiled", hand_size: Optional[int] = None,
                  cells: Sequence[int] = FULL, jobs: Optional[Sequence[int]] = None,
