@@ -139,8 +139,9 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
     ``auto`` is exact where the pack is supported, else Monte Carlo; ``exact``
     on an unsupported pack is an InputError.  ``max_deficiency`` D counts
     exactly only the hands of deficiency at most D (default: every hand, except
-    round 6, whose whole distribution takes hours:
-    :data:`solver.continental.exact.COUNTED_TO`); the others are lumped in
+    round 6, whose whole distribution does not fit in 10 minutes:
+    :data:`solver.continental.exact.COUNTED_TO`, counted one bound at a time,
+    :func:`~solver.continental.exact.distribution_to`); the others are lumped in
     ``rest``.  ``progress(done, total)`` follows the exact count's DP steps.
     The keys are the same whatever the method: ``counts`` (hands, or deals)
     and ``deficiency`` (probabilities when exact, deal counts for Monte Carlo,
