@@ -411,6 +411,9 @@ def test_distribution_to_equals_brute_force(rnd, pack, n, cells):
         assert got == {d: c for d, c in want.items() if d <= upto}
     assert exact.distribution_to(3, 1, hand_size=4, pack=ONE_DECK) == exact.distribution(3, hand_size=4, pack=ONE_DECK,
                                                                                           threshold=1)
+    seen = []
+    exact.distribution_to(rnd, 2, pack=pack, hand_size=n, cells=cells, progress=lambda *a: seen.append(a))
+    assert seen == [(i, seen[-1][1]) for i in range(1, seen[-1][1] + 1)]        # the passes as one bar
 
 
 def test_joker_shift_is_refused_where_a_trio_takes_one_joker(monkeypatch):

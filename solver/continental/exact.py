@@ -875,9 +875,14 @@ def distribution_to(round_number: int, upto: int, *, pack: Pack = Pack(), joker_
         return distribution(round_number, pack=pack, joker_limit=joker_limit, engine=engine,
                             hand_size=hand_size, cells=cells, threshold=upto, progress=progress)
     out, below = {}, 0
+    steps = N_RANKS * len(plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=hand_size,
+                               cells=tuple(cells), threshold=0, at_most=True).jobs)
     for bound in range(upto + 1):
+        def tick(done: int, total: int, bound: int = bound) -> None:
+            progress(bound * steps + done, (upto + 1) * steps)    # the passes as one bar
+
         upto_here = count_at_most(round_number, bound, pack=pack, joker_limit=joker_limit, engine=engine,
-                                  hand_size=hand_size, cells=cells, progress=progress)
+                                  hand_size=hand_size, cells=cells, progress=tick if progress else None)
         if upto_here > below:
             out[bound] = upto_here - below
         below = upto_here
