@@ -45,10 +45,14 @@ state.  With jokers in hand ``jh`` the DP is run once per ``jh`` (naturals
 ``n - jh``), and under the same condition joker slots beyond ``jh`` never help
 (a drawn joker can be a drawn natural), so the pack's jokers are capped at
 ``jh``; with one joker in hand the run is the no-joker one on the naturals,
-the deficiency one lower (:func:`shifted`).  Two prunings keep the functions small and change no maximum: a key
-using more jokers and matching no more than another is dropped, and so is a
-key whose value plus everything still to come cannot beat a key that is
-already a complete-able contract.
+the deficiency one lower (:func:`shifted`); in a count to one bound B, more
+jokers shift the same way wherever :func:`shift_exact` proves it (the
+naturals' count to B + jokers).  Two prunings keep the functions small and
+change no maximum: a key using more jokers and matching no more than another
+is dropped, and so is a key whose value plus everything still to come cannot
+beat a key that is already a complete-able contract; what naturals can still
+add excludes the places on cells no hand holds (:func:`_sure_misses`: a
+rotation class leaves out its trailing empty run).
 
 **A threshold** (round 6).  To count only the hands of deficiency at most
 ``D`` the rank DP drops, at every pruning, each key whose value plus all it
@@ -67,7 +71,8 @@ is dropped; only its cards and empty runs are carried).  Cheap at the top of a
 distribution, where most prefixes are decided early.  A *window*
 (:func:`count_window`) joins the two: decided at ``low``, dropped past
 ``high``, the prefixes in between counted by their exact deficiency; round 6
-counts its top this way (:data:`COUNTED_ABOVE`).
+counts its top this way (:data:`COUNTED_ABOVE`), and its bottom one bound at a time
+(:func:`distribution_to`, :data:`COUNTED_TO`).
 
 **Suit profiles** (contracts without trios).  Straights never share a suit,
 so a suit's row (13 counts) contributes a profile ``P(m, j)``: the most
@@ -634,7 +639,7 @@ def shift_exact(trios: int, straights: int, joker_limit: bool, jh: int, bound: i
     size = TRIO_MIN * trios + STRAIGHT_MIN * straights
     sizes = [(TRIO_MIN, TRIO_MIN // 2 if joker_limit else TRIO_MIN - 1)] * trios
     sizes += [(STRAIGHT_MIN, STRAIGHT_MIN // 2 if joker_limit else STRAIGHT_MIN - 1)] * straights
-    for misses in itertools.product(*(range(size + 1) for size, _ in sizes)):
+    for misses in itertools.product(*(range(places + 1) for places, _ in sizes)):
         m = sum(misses)
         if naturals > size - m and any(a == whole for (whole, _), a in zip(sizes, misses)):
             continue                  # not a best contract: a combination missed whole moves
