@@ -17,9 +17,12 @@ sorted array of ``id<<8 | value`` entries (the function key -> best matched)
 with the cards so far, the empty-run bookkeeping of the rotation classes and a
 128-bit weight.  A layer is a hash table of states; each cell, rank start and
 rank end maps a layer to the next.  Transitions are computed once per key and
-cached.  At a rank end dominated and hopeless keys are dropped and, when the
+cached, as are each key's per-suit signature words and its sure misses by
+rank (places on cells no hand holds, ``exact._sure_misses``).  At a rank end
+(and after each cell) dominated and hopeless keys are dropped and, when the
 problem is symmetric in the suits, the state is relabelled to a canonical suit
-order (suits sorted by an invariant signature, ties tried in every order, the
+order (suits sorted by an invariant signature, ties tried in every order but
+suits no key names in one, the
 smallest entry array kept).  With ``problem.at_most`` (``exact.count_at_most``)
 values are capped at the target and a state that has reached it is *decided*:
 tag bit ``DECIDED``, no entries, only its cards and empty runs carried on
