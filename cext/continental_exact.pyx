@@ -22,9 +22,8 @@ rank (places on cells no hand holds, ``exact._sure_misses``).  At a rank end
 (and after each cell) dominated and hopeless keys are dropped and, when the
 problem is symmetric in the suits, the state is relabelled to a canonical suit
 order (suits sorted by an invariant signature, ties tried in every order but
-suits no key names in one, the
-smallest entry array kept).  With ``problem.at_most`` (``exact.count_at_most``)
-values are capped at the target and a state that has reached it is *decided*:
+suits no key names in one, the smallest entry array kept).  With
+``problem.at_most`` (``exact.count_at_most``) values are capped at the target and a state that has reached it is *decided*:
 tag bit ``DECIDED``, no entries, only its cards and empty runs carried on
 (with ``problem.low`` the target is that of deficiency ``low``, and the states
 short of it end counted by their deficiency: a window).
