@@ -17,11 +17,13 @@ sorted array of ``id<<8 | value`` entries (the function key -> best matched)
 with the cards so far, the empty-run bookkeeping of the rotation classes and a
 128-bit weight.  A layer is a hash table of states; each cell, rank start and
 rank end maps a layer to the next.  Transitions are computed once per key and
-cached.  At a rank end dominated and hopeless keys are dropped and, when the
+cached, as are each key's per-suit signature words and its sure misses by
+rank (places on cells no hand holds, ``exact._sure_misses``).  At a rank end
+(and after each cell) dominated and hopeless keys are dropped and, when the
 problem is symmetric in the suits, the state is relabelled to a canonical suit
-order (suits sorted by an invariant signature, ties tried in every order, the
-smallest entry array kept).  With ``problem.at_most`` (``exact.count_at_most``)
-values are capped at the target and a state that has reached it is *decided*:
+order (suits sorted by an invariant signature, ties tried in every order but
+suits no key names in one, the smallest entry array kept).  With
+``problem.at_most`` (``exact.count_at_most``) values are capped at the target and a state that has reached it is *decided*:
 tag bit ``DECIDED``, no entries, only its cards and empty runs carried on
 (with ``problem.low`` the target is that of deficiency ``low``, and the states
 short of it end counted by their deficiency: a window).
@@ -159,6 +161,9 @@ cdef struct Run:
     int32_t *c_perm       # [key*NPERM + p], -2 unknown
     int8_t *rem           # places still to place
     int8_t *whole         # no straight in progress and no head due
+    uint64_t *ksig        # [key*NS + s]: the key seen from suit s (a relabelling-invariant hash part)
+    uint8_t *kmask        # suits the key names (straights in progress, heads due)
+    int8_t *sure          # [(key*NR + r)*2 + mid]: places left after rank r on cells no hand holds
     # transition pool
     int32_t *tp_id
     int8_t *tp_gain
@@ -198,11 +203,14 @@ cdef int grow_keys(Run *R) except -1:
     R.c_perm = <int32_t *>realloc(R.c_perm, c * NPERM * sizeof(int32_t))
     R.rem = <int8_t *>realloc(R.rem, c)
     R.whole = <int8_t *>realloc(R.whole, c)
+    R.ksig = <uint64_t *>realloc(R.ksig, c * NS * sizeof(uint64_t))
+    R.kmask = <uint8_t *>realloc(R.kmask, c)
+    R.sure = <int8_t *>realloc(R.sure, c * NR * 2)
     R.best = <int16_t *>realloc(R.best, c * sizeof(int16_t))
     R.touched = <int32_t *>realloc(R.touched, c * sizeof(int32_t))
     if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
             or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
-            or R.whole == NULL or R.best == NULL or R.touched == NULL):
+            or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL):
         raise MemoryError()
     for i in range(old * NR, c * NR):
         R.c_start[i] = -1
@@ -252,7 +260,78 @@ cdef int32_t intern(Run *R, uint64_t x) except -1:
     kdec(x, &k)
     R.rem[kid] = remaining(R, &k) + k.td     # trio naturals still open here can match
     R.whole[kid] = 1 if (k.o[0] == EMPTY_O and k.b[2] == 0) else 0
+    key_signature(R, kid, &k)
+    sure_misses(R, kid, &k)
     return kid
+
+
+cdef void sure_misses(Run *R, int32_t kid, Key *k) noexcept:
+    """``R.sure``, as ``exact._sure_misses`` (at a rank end, and inside a rank: ``mid``)."""
+    cdef int r, j, x, s, p, L, n, mid, best, c, i
+    for r in range(NR):
+        for mid in range(2):
+            n = 0
+            for j in range(3):
+                if k.o[j] != EMPTY_O:
+                    s = k.o[j] >> 6
+                    p = (k.o[j] >> 4) & 3
+                    L = k.o[j] & 3
+                    for x in range(r + 1, r + 1 + SMIN - p - mid):
+                        if x < NR and not (R.cells[x] >> s) & 1:
+                            n += 1
+                    for x in range(NR - L, NR):
+                        if not (R.cells[x] >> s) & 1:
+                            n += 1
+                if k.b[j] != 0:
+                    s = k.b[j] >> 4
+                    L = (k.b[j] >> 2) & 3
+                    for x in range(NR - L, NR):
+                        if not (R.cells[x] >> s) & 1:
+                            n += 1
+            best = -1                       # a straight not started yet: its emptiest start
+            for x in range(r + 1, NR - SMIN + 1):
+                for s in range(NS):
+                    if (R.ssuits >> s) & 1:
+                        c = 0
+                        for i in range(SMIN):
+                            if not (R.cells[x + i] >> s) & 1:
+                                c += 1
+                        if best < 0 or c < best:
+                            best = c
+            if best > 0:
+                n += (R.S - k.ns) * best
+            best = -1                       # a trio not placed yet: its emptiest rank
+            for x in range(r + 1, NR):
+                c = TMIN if R.cells[x] == 0 else 0
+                if best < 0 or c < best:
+                    best = c
+            if best > 0:
+                n += (R.T - k.nt) * best
+            R.sure[(<int64_t>kid * NR + r) * 2 + mid] = n
+
+
+cdef void key_signature(Run *R, int32_t kid, Key *k) noexcept:
+    """``R.ksig[kid*NS + s]``: a hash of the key that names suit s alone (the others as 'another suit').
+
+    Relabelling the suits permutes these words with the suits, which is what
+    :func:`canonical` needs from a signature; computed once per key.
+    """
+    cdef int s, j
+    cdef uint64_t hk = mix64(R.keys[kid] & 0x3FFFFF), part
+    R.kmask[kid] = 0
+    for j in range(3):
+        if k.o[j] != EMPTY_O:
+            R.kmask[kid] |= 1 << (k.o[j] >> 6)
+        if k.b[j] != 0:
+            R.kmask[kid] |= 1 << (k.b[j] >> 4)
+    for s in range(NS):
+        part = hk
+        for j in range(3):
+            if k.o[j] != EMPTY_O:
+                part += mix64((<uint64_t>(k.o[j] & 63) << 8) ^ (1 if (k.o[j] >> 6) == s else 2))
+            if k.b[j] != 0:
+                part += mix64((<uint64_t>(k.b[j] & 15) << 16) ^ (3 if (k.b[j] >> 4) == s else 4))
+        R.ksig[kid * NS + s] = part
 
 
 cdef int remaining(Run *R, Key *k) noexcept:
@@ -671,7 +750,7 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
                 continue
             if R.prune and not R.profile:
                 R.ntouched = n
-                n = prune(R, cards + h, r)
+                n = prune(R, cards + h, r, 0)
                 R.ntouched = 0
                 if n == 0:
                     continue              # no key can end within the threshold
@@ -730,7 +809,7 @@ cdef int run_weight(Run *R, int extra) noexcept:
     return count + 1 if ok else 0
 
 
-cdef int prune(Run *R, int cards, int r) except -1:
+cdef int prune(Run *R, int cards, int r, int end) except -1:
     """Dominated and hopeless keys out of ``R.buf[:R.ntouched]``; return how many are left.
 
     A key is dominated by the same key with fewer joker slots and at least its
@@ -738,14 +817,16 @@ cdef int prune(Run *R, int cards, int r) except -1:
     beat a key that is already a complete-able contract (no straight in
     progress, no head due, and every straight and trio still to come can still
     be started at a later rank), or cannot end above ``R.floor`` (the
-    threshold).  The order is kept.  With ``R.at_most`` the values are first
+    threshold).  The naturals still to match are also capped by the places not
+    on cells no hand holds (``R.sure``; inside a rank, ``end`` false, the
+    count that holds mid-rank).  The order is kept.  With ``R.at_most`` the values are first
     capped at ``R.target``, and -2 says a complete-able key has reached it (the
     prefix is decided: deficiency at most the threshold).
     """
     cdef int32_t n = R.ntouched, i, kid, m = 0
     cdef ce_rec *rec
     cdef uint64_t prev = 0xFFFFFFFFFFFFFFFFULL
-    cdef int v, best = -1, lower = -1, left, jleft, upper, nj
+    cdef int v, best = -1, lower = -1, left, jleft, upper, nj, room
     cdef int8_t *keep
     if R.at_most:
         for i in range(n):
@@ -793,7 +874,10 @@ cdef int prune(Run *R, int cards, int r) except -1:
         v = R.buf[i] & 0xFF
         nj = (R.keys[kid] >> 11) & 127
         jleft = R.jH - (nj if nj < R.jH else R.jH)
-        upper = left + jleft
+        room = R.rem[kid] - R.sure[(<int64_t>kid * NR + r) * 2 + (0 if end else 1)]
+        if left < room:
+            room = left
+        upper = room + jleft
         if R.rem[kid] < upper:
             upper = R.rem[kid]
         upper += v
@@ -818,9 +902,8 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
     """
     cdef uint64_t sig[NS]
     cdef int order[NS]
-    cdef int i, j, t, s, pi, kid, v, first = 1, a, b, ok
-    cdef Key k
-    cdef uint64_t hk, part
+    cdef int i, j, t, s, pi, kid, first = 1, a, b, ok, named = 0
+    cdef uint64_t vh
     cdef uint32_t *cand = <uint32_t *>malloc(n * sizeof(uint32_t) + 4)
     if cand == NULL:
         raise MemoryError()
@@ -828,17 +911,10 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
         sig[s] = 0
     for i in range(n):
         kid = <int32_t>(R.buf[i] >> 8)
-        v = R.buf[i] & 0xFF
-        kdec(R.keys[kid], &k)
-        hk = mix64((R.keys[kid] & 0x3FFFFF) ^ (<uint64_t>v << 40))
+        vh = <uint64_t>(R.buf[i] & 0xFF) * 0x9E3779B97F4A7C15ULL
+        named |= R.kmask[kid]
         for s in range(NS):
-            part = hk
-            for j in range(3):
-                if k.o[j] != EMPTY_O:
-                    part += mix64((<uint64_t>(k.o[j] & 63) << 8) ^ (1 if (k.o[j] >> 6) == s else 2))
-                if k.b[j] != 0:
-                    part += mix64((<uint64_t>(k.b[j] & 15) << 16) ^ (3 if (k.b[j] >> 4) == s else 4))
-            sig[s] += mix64(part)
+            sig[s] += mix64(R.ksig[kid * NS + s] ^ vh)
     # suits in signature order; PERMS[pi][s] is suit s's new label
     for pi in range(NPERM):
         ok = 1
@@ -847,6 +923,11 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
                 ok = 0
             for b in range(NS):
                 if (a < split) == (b < split) and sig[a] < sig[b] and PERMS[pi][a] > PERMS[pi][b]:
+                    ok = 0
+                # suits no key names are interchangeable: relabelling them among themselves
+                # changes nothing, so one order of them is enough
+                if ((a < split) == (b < split) and a < b and not (named >> a) & 1
+                        and not (named >> b) & 1 and PERMS[pi][a] > PERMS[pi][b]):
                     ok = 0
         if not ok:
             continue
@@ -891,7 +972,7 @@ cdef Layer *step_end(Run *R, Layer *L, int r) except NULL:
                 continue
             if R.prune and not R.profile:
                 R.ntouched = n
-                n = prune(R, cards, r)
+                n = prune(R, cards, r, 1)
                 R.ntouched = 0
                 if n == 0:
                     continue
@@ -978,6 +1059,9 @@ def rank_dp(problem, progress=None):
     R.c_perm = <int32_t *>malloc(R.capkeys * NPERM * sizeof(int32_t))
     R.rem = <int8_t *>malloc(R.capkeys)
     R.whole = <int8_t *>malloc(R.capkeys)
+    R.ksig = <uint64_t *>malloc(R.capkeys * NS * sizeof(uint64_t))
+    R.kmask = <uint8_t *>malloc(R.capkeys)
+    R.sure = <int8_t *>malloc(R.capkeys * NR * 2)
     R.best = <int16_t *>malloc(R.capkeys * sizeof(int16_t))
     R.touched = <int32_t *>malloc(R.capkeys * sizeof(int32_t))
     R.smask = 2 * R.capkeys - 1
@@ -990,7 +1074,7 @@ def rank_dp(problem, progress=None):
     try:
         if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
                 or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
-                or R.whole == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
+                or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
                 or R.tp_id == NULL or R.tp_gain == NULL or R.buf == NULL):
             raise MemoryError()
         for i in range(R.capkeys * NR):
@@ -1069,7 +1153,7 @@ def rank_dp(problem, progress=None):
     finally:
         layer_free(L)
         free(R.keys); free(R.c_start); free(R.n_start); free(R.c_cell); free(R.n_cell)
-        free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.best); free(R.touched)
+        free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.ksig); free(R.kmask); free(R.sure); free(R.best); free(R.touched)
         free(R.slot); free(R.tp_id); free(R.tp_gain); free(R.buf)
 
 

@@ -233,9 +233,15 @@ def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
         odds(1, count_above=-1)
 
 
-def test_round_6_is_counted_to_deficiency_1_by_default():
-    """The plan, not the (minutes-long) run: round 6 keeps only keys that can end within 1."""
-    assert exact.COUNTED_TO == {6: 1} and exact.COUNTED_ABOVE == {6: 5}
+def test_round_6_is_counted_to_deficiency_2_by_default():
+    """The plan, not the (minutes-long) run: round 6 counts to 0, 1 and 2, each pass with the
+    jobs its bound can shift (2-3 jokers from 1, 4 from 2) run without joker slots."""
+    assert exact.COUNTED_TO == {6: 2} and exact.COUNTED_ABOVE == {6: 6}
+    for bound, want in ((0, [0, 1, 0, 0, 0]), (1, [0, 1, 2, 3, 0]), (2, [0, 1, 2, 3, 4])):
+        jobs = exact.plan(6, threshold=bound, at_most=True).jobs
+        assert [exact.shifted(jh, p) for jh, p in jobs[::3]] == want
+        assert all(p.threshold == bound + exact.shifted(jh, p) and p.hand_jokers == jh - exact.shifted(jh, p)
+                   for jh, p in jobs)
     assert all(p.threshold == 1 + exact.shifted(jh, p) for jh, p in exact.plan(6, threshold=1).jobs)
     assert all(p.threshold == -1 for _, p in exact.plan(6).jobs)
 
@@ -369,12 +375,63 @@ def test_count_window_jobs_add_up():
     assert total == sum(c for d, c in want.items() if d <= 5)
 
 
+# (round, pack, hand size, cells): 2-4 jokers in hand, so jobs with 2+ jokers are shifted
+SHIFT_CASES = [
+    (2, Pack(2, 2), 8, EVERY_RANK_ONE_SUIT),          # rotation classes; 2-3 jokers shifted from bound 1
+    (5, Pack(2, 2), 10, EVERY_RANK_ONE_SUIT),         # two trios
+    (6, Pack(2, 2), 6, ranks(0, 1, 2, 3, 11, 12, suits=3)),               # tails through the ace
+]
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells", SHIFT_CASES)
+def test_joker_shift_counts_equal_brute_force(rnd, pack, n, cells):
+    """Jobs with 2-4 jokers run as no-joker jobs wherever shift_exact allows: every count to D
+    and every window equal brute force (and some job with 2+ jokers is shifted)."""
+    want = brute(rnd, pack, n, cells)
+    kw = dict(pack=pack, hand_size=n, cells=cells)
+    assert any(jh >= 2 and exact.shifted(jh, p) == jh
+               for jh, p in exact.plan(rnd, threshold=4, at_most=True, **kw).jobs)
+    if n == 8:                        # 6 naturals: no best contract misses a combination whole
+        assert [exact.shifted(jh, p) for jh, p in exact.plan(rnd, threshold=1, at_most=True, **kw).jobs
+                if p.rotation == exact.RUN3] == [0, 1, 2, 3, 0]
+    for t in range(max(min(want) - 1, 0), max(want) + 1):
+        assert exact.count_at_most(rnd, t, **kw) == sum(c for d, c in want.items() if d <= t)
+        for high in sorted({t, max(want)}):
+            upto, by_d = exact.count_window(rnd, t, high, **kw)
+            assert upto == sum(c for d, c in want.items() if d <= t)
+            assert by_d == {d: c for d, c in want.items() if t < d <= high}
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells", SHIFT_CASES[:2])
+def test_distribution_to_equals_brute_force(rnd, pack, n, cells):
+    """The distribution to D as counts to each bound (each pass shifting what it can)."""
+    want = brute(rnd, pack, n, cells)
+    for upto in range(0, max(want) + 1):
+        got = exact.distribution_to(rnd, upto, pack=pack, hand_size=n, cells=cells)
+        assert got == {d: c for d, c in want.items() if d <= upto}
+    assert exact.distribution_to(3, 1, hand_size=4, pack=ONE_DECK) == exact.distribution(3, hand_size=4, pack=ONE_DECK,
+                                                                                          threshold=1)
+    seen = []
+    exact.distribution_to(rnd, 2, pack=pack, hand_size=n, cells=cells, progress=lambda *a: seen.append(a))
+    assert seen == [(i, seen[-1][1]) for i in range(1, seen[-1][1] + 1)]        # the passes as one bar
+
+
+def test_joker_shift_is_refused_where_a_trio_takes_one_joker(monkeypatch):
+    """Shifting two jokers at bound 1 would be wrong (a hand with a whole straight and no trio
+    card fills only one place: the trio takes one joker): forced, the count is wrong."""
+    rnd, pack, n, cells = 2, Pack(2, 2), 6, EVERY_RANK_ONE_SUIT
+    want = brute(rnd, pack, n, cells)
+    kw = dict(pack=pack, hand_size=n, cells=cells)
+    assert not exact.shift_exact(1, 2, True, 2, 1) and exact.shift_exact(1, 2, True, 2, 2)
+    monkeypatch.setattr(exact, "shift_exact", lambda *args: True)
+    assert any(exact.count_at_most(rnd, t, **kw) != sum(c for d, c in want.items() if d <= t) for t in (0, 1))
+
+
 def test_compiled_window_equals_the_python_specification():
     """One window run's raw result (decided prefixes, and the rest by deficiency), every job."""
     from solver.cext import continental_exact as kernel
     kw = dict(pack=Pack(2, 1), hand_size=6, cells=EVERY_RANK_ONE_SUIT)
-    for jh, prob in exact.plan(5, threshold=6, at_most=True, **kw).jobs:
-        prob = prob._replace(low=4 + exact.shifted(jh, prob))
+    for jh, prob in exact.plan(5, threshold=6, at_most=True, low=4, **kw).jobs:
         raw = exact.rank_dp_python(prob)
         assert kernel.rank_dp(prob) == raw
         assert {d for d, _ in raw} <= set(range(prob.decided_at, prob.threshold + 1))

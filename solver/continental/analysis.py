@@ -139,8 +139,9 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
     ``auto`` is exact where the pack is supported, else Monte Carlo; ``exact``
     on an unsupported pack is an InputError.  ``max_deficiency`` D counts
     exactly only the hands of deficiency at most D (default: every hand, except
-    round 6, whose whole distribution takes hours:
-    :data:`solver.continental.exact.COUNTED_TO`); the others are lumped in
+    round 6, whose whole distribution does not fit in 10 minutes:
+    :data:`solver.continental.exact.COUNTED_TO`, counted one bound at a time,
+    :func:`~solver.continental.exact.distribution_to`); the others are lumped in
     ``rest``.  ``progress(done, total)`` follows the exact count's DP steps.
     The keys are the same whatever the method: ``counts`` (hands, or deals)
     and ``deficiency`` (probabilities when exact, deal counts for Monte Carlo,
@@ -174,8 +175,11 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
         upto = _exact.COUNTED_TO.get(rnd.number) if max_deficiency is None else max_deficiency
         if upto is not None and upto >= rnd.cards:
             upto = None                       # no hand lies further: count them all
-        dist = _exact.distribution(rnd.number, pack=pack, joker_limit=joker_limit, threshold=upto,
-                                   progress=progress)
+        if upto is not None and rnd.number in _exact.COUNTED_TO:      # one count per bound: cheaper there
+            dist = _exact.distribution_to(rnd.number, upto, pack=pack, joker_limit=joker_limit, progress=progress)
+        else:
+            dist = _exact.distribution(rnd.number, pack=pack, joker_limit=joker_limit, threshold=upto,
+                                       progress=progress)
         total = comb(pack.size, rnd.cards)
         counted = sum(dist.values())
         if upto is None and counted != total:

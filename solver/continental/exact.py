@@ -45,10 +45,14 @@ state.  With jokers in hand ``jh`` the DP is run once per ``jh`` (naturals
 ``n - jh``), and under the same condition joker slots beyond ``jh`` never help
 (a drawn joker can be a drawn natural), so the pack's jokers are capped at
 ``jh``; with one joker in hand the run is the no-joker one on the naturals,
-the deficiency one lower (:func:`shifted`).  Two prunings keep the functions small and change no maximum: a key
-using more jokers and matching no more than another is dropped, and so is a
-key whose value plus everything still to come cannot beat a key that is
-already a complete-able contract.
+the deficiency one lower (:func:`shifted`); in a count to one bound B, more
+jokers shift the same way wherever :func:`shift_exact` proves it (the
+naturals' count to B + jokers).  Two prunings keep the functions small and
+change no maximum: a key using more jokers and matching no more than another
+is dropped, and so is a key whose value plus everything still to come cannot
+beat a key that is already a complete-able contract; what naturals can still
+add excludes the places on cells no hand holds (:func:`_sure_misses`: a
+rotation class leaves out its trailing empty run).
 
 **A threshold** (round 6).  To count only the hands of deficiency at most
 ``D`` the rank DP drops, at every pruning, each key whose value plus all it
@@ -67,7 +71,8 @@ is dropped; only its cards and empty runs are carried).  Cheap at the top of a
 distribution, where most prefixes are decided early.  A *window*
 (:func:`count_window`) joins the two: decided at ``low``, dropped past
 ``high``, the prefixes in between counted by their exact deficiency; round 6
-counts its top this way (:data:`COUNTED_ABOVE`).
+counts its top this way (:data:`COUNTED_ABOVE`), and its bottom one bound at a time
+(:func:`distribution_to`, :data:`COUNTED_TO`).
 
 **Suit profiles** (contracts without trios).  Straights never share a suit,
 so a suit's row (13 counts) contributes a profile ``P(m, j)``: the most
@@ -329,10 +334,40 @@ def _prune(p: Problem, f: Dict[tuple, int], cards: int, r: int) -> Optional[Dict
     out = {}
     for key, v in kept.items():
         complete_able = not key[0] and not key[1]
-        upper = v + min(_remaining(p, key), left + max(0, p.hand_jokers - min(key[4], p.hand_jokers)))
+        rem = _remaining(p, key)
+        upper = v + min(rem, min(rem - _sure_misses(p, key, r), left)
+                        + max(0, p.hand_jokers - min(key[4], p.hand_jokers)))
         if upper > max(lower, floor) or (complete_able and v == lower and v > floor):
             out[key] = v
     return out
+
+
+def _sure_misses(p: Problem, key: tuple, r: int, mid: bool = False) -> int:
+    """Places the key still has to fill after rank ``r`` on cells no hand holds.
+
+    A straight in progress fills the next ranks, its suit's cell at each; a tail
+    also its heads at ``13-L..12``, as does a head due.  A straight not started
+    yet starts at a later rank (by rank 9) and a trio not placed yet lies at a
+    later rank: each takes the fewest such cells it can.  A natural cannot match
+    there (only a joker can), so these places bound what naturals can still add.
+    ``mid``: inside rank ``r`` (the compiled kernel prunes after each cell),
+    where a straight of a suit still to come at ``r`` ends a rank earlier, so
+    only the ranks both cases share are counted.
+    """
+    opens, obligs, ns, nt = key[:4]
+    empty = [[not p.cells[x] >> s & 1 for s in range(N_SUITS)] for x in range(N_RANKS)]
+    n = 0
+    for s, placed, _, wrap in opens:
+        n += sum(empty[x][s] for x in range(r + 1, min(N_RANKS, r + 1 + STRAIGHT_MIN - placed - mid)))
+        n += sum(empty[x][s] for x in range(N_RANKS - wrap, N_RANKS))
+    for s, L, _ in obligs:
+        n += sum(empty[x][s] for x in range(N_RANKS - L, N_RANKS))
+    starts = [sum(empty[x + i][s] for i in range(STRAIGHT_MIN))
+              for x in range(r + 1, N_RANKS - STRAIGHT_MIN + 1) for s in range(N_SUITS) if p.straight_suits >> s & 1]
+    n += (p.straights - ns) * min(starts, default=0)
+    trios = [TRIO_MIN * all(empty[x]) for x in range(r + 1, N_RANKS)]
+    n += (p.trios - nt) * min(trios, default=0)
+    return n
 
 
 def _canonical(f: Dict[tuple, int]) -> tuple:
@@ -532,17 +567,18 @@ def profile_deficiency(prof: tuple, *, straights: int, hand_jokers: int) -> int:
 HEAVY = {5: "2 trios + 1 straight", 6: "1 trio + 2 straights"}
 """Rounds whose rank DP is only known to finish at 2 decks with at most 2 jokers a deck."""
 
-COUNTED_TO = {6: 1}
-"""Rounds whose whole distribution takes hours (the rank DP with two straights and a trio:
-docs/continental.md): by default only the hands of deficiency at most this are counted,
-exactly, and the rest are lumped (``odds --max-deficiency`` chooses another bound)."""
+COUNTED_TO = {6: 2}
+"""Rounds whose whole distribution does not fit in 10 minutes (the rank DP with two straights
+and a trio: docs/continental.md): by default only the hands of deficiency at most this are
+counted, exactly (:func:`distribution_to`), and the rest are lumped (``odds --max-deficiency``
+chooses another bound).  Round 6 to 2: 195 s CPU (0: 7, 1: 55, 2: 133 s)."""
 
 
-COUNTED_ABOVE = {6: 5}
+COUNTED_ABOVE = {6: 6}
 """Rounds whose default count also takes, from the top, every hand of deficiency above this
 one by one (one :func:`count_window` pass: cheap there, docs/continental.md), leaving only
-the deficiencies between :data:`COUNTED_TO` and this lumped.  Round 6 above 5: the whole
-command, with 0 and 1, took 576 s CPU (just inside 10 minutes; above 6: 196 s)."""
+the deficiencies between :data:`COUNTED_TO` and this lumped.  Round 6 above 6 (7 and 8 one
+by one, 3-6 lumped); ``odds --count-above 5`` also gives deficiency 6."""
 
 
 def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> Optional[str]:
@@ -569,6 +605,50 @@ def exact_by_default(round_number: int, pack: Pack = Pack(), joker_limit: bool =
 ONE_JOKER_SHIFT = True
 """Count the hands holding one joker with the no-joker DP on their naturals (see :func:`plan`)."""
 
+JOKER_SHIFT = True
+"""Count the hands holding two or more jokers the same way where :func:`shift_exact` allows it."""
+
+
+def shift_exact(trios: int, straights: int, joker_limit: bool, jh: int, bound: int,
+                naturals: int = 0) -> bool:
+    """Whether a hand holding ``jh`` jokers has deficiency <= ``bound`` exactly when its
+    naturals alone have deficiency <= ``bound + jh`` (given that no card is needed twice).
+
+    Why.  Let ``d`` be the naturals' deficiency and ``d_j`` the hand's.  Each joker a
+    contract uses stands for one card, and that card can replace it (no card is needed
+    twice, so the pack has it), missing at most one place more: ``d <= d_j + jh``.  So
+    ``d > bound + jh`` implies ``d_j > bound``.  Conversely a best natural contract M
+    misses ``d`` places, ``a_i`` in its combination ``i``; the hand's jokers can fill
+    ``min(jh, sum_i min(limit_i, a_i))`` of them (a combination takes jokers up to its
+    limit), so ``d_j <= d - min(jh, fill)``.  If every miss pattern with
+    ``bound < sum a_i <= bound + jh`` fills at least ``sum a_i - bound`` places, then
+    ``d <= bound + jh`` implies ``d_j <= bound``.  This checks that over every pattern
+    (each combination missing 0 to all of its places) a best M can have: when the hand
+    holds a natural M leaves unused (``naturals > size - m``), no combination of M is
+    missed whole, or moving it onto that natural (a trio to its rank, a straight through
+    it) would match one more.  One joker always passes (any miss takes it).  In round 6
+    (12 cards) two or three jokers pass from bound 1, four from bound 2; without the
+    hand's naturals (``naturals`` 0) two or three pass from bound 2 (a trio missing all its
+    places takes only one joker under the limit), four from bound 4.
+
+    >>> shift_exact(1, 2, True, 1, 0), shift_exact(1, 2, True, 2, 1), shift_exact(1, 2, True, 2, 2)
+    (True, False, True)
+    >>> shift_exact(1, 2, True, 2, 1, naturals=10), shift_exact(1, 2, True, 2, 0, naturals=10)
+    (True, False)
+    """
+    size = TRIO_MIN * trios + STRAIGHT_MIN * straights
+    sizes = [(TRIO_MIN, TRIO_MIN // 2 if joker_limit else TRIO_MIN - 1)] * trios
+    sizes += [(STRAIGHT_MIN, STRAIGHT_MIN // 2 if joker_limit else STRAIGHT_MIN - 1)] * straights
+    for misses in itertools.product(*(range(places + 1) for places, _ in sizes)):
+        m = sum(misses)
+        if naturals > size - m and any(a == whole for (whole, _), a in zip(sizes, misses)):
+            continue                  # not a best contract: a combination missed whole moves
+        if bound < m <= bound + jh:
+            fill = sum(min(limit, a) for (_, limit), a in zip(sizes, misses))
+            if min(jh, fill) < m - bound:
+                return False
+    return True
+
 
 class Plan(NamedTuple):
     """How :func:`distribution` counts a round: the method and its DP runs.
@@ -591,9 +671,24 @@ def _free(rnd, pack: Pack) -> bool:
     return rnd.straights <= pack.decks and TRIO_MIN * rnd.trios + rnd.straights <= N_SUITS * pack.decks
 
 
+def _reported(size: int, threshold: Optional[int], at_most: bool, low: Optional[int]) -> range:
+    """The bounds B for which a run's result gives the number of hands of deficiency <= B."""
+    if threshold is None:
+        return range(0, size + 1)
+    if not at_most:
+        return range(0, threshold + 1)
+    return range(threshold if low is None or low < 0 else low, threshold + 1)
+
+
 def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
          hand_size: Optional[int] = None, cells: Sequence[int] = FULL,
-         threshold: Optional[int] = None, at_most: bool = False) -> Plan:
+         threshold: Optional[int] = None, at_most: bool = False, low: Optional[int] = None) -> Plan:
+    """The DP runs that count a round (see :class:`Plan`).
+
+    ``threshold`` and ``at_most`` as in :class:`Problem`; ``low`` (with ``at_most``)
+    the window's low bound, set in the problems.  A job whose jokers can be shifted
+    (:func:`shifted`) for every bound its result is read at runs without them.
+    """
     rnd = get_round(round_number)
     n = rnd.cards if hand_size is None else hand_size
     cells = tuple(cells)
@@ -611,21 +706,39 @@ def plan(round_number: int, *, pack: Pack = Pack(), joker_limit: bool = True,
     rotation = (free and rnd.straights > 0 and n <= N_RANKS - 1
                 and all(c == cells[0] for c in cells))
     jobs = []
+    at_most = at_most and threshold is not None
+    size = TRIO_MIN * rnd.trios + STRAIGHT_MIN * rnd.straights
+    bounds = _reported(size, threshold, at_most, low)
     for jh in range(0, min(n, pack.jokers) + 1):
-        shift = ONE_JOKER_SHIFT and free and jh == 1
-        base = Problem(rnd.trios, rnd.straights, n - jh, 0 if shift else jh, pack.decks,
+        shift = free and jh > 0 and (ONE_JOKER_SHIFT if jh == 1 else JOKER_SHIFT) and all(
+            shift_exact(rnd.trios, rnd.straights, joker_limit, jh, b, n - jh) for b in bounds)
+        k = jh if shift else 0
+        base = Problem(rnd.trios, rnd.straights, n - jh, jh - k, pack.decks,
                        0 if shift else (min(pack.jokers, jh) if free else pack.jokers), joker_limit, cells,
-                       threshold=-1 if threshold is None else threshold + (1 if shift else 0),
-                       at_most=at_most and threshold is not None)
+                       threshold=-1 if threshold is None else threshold + k, at_most=at_most,
+                       low=low + k if at_most and low is not None and low >= 0 else -1)
         if rotation and jh < n:     # a hand of jokers only has no run ending at a card: no rotation
-            jobs.extend((jh, base._replace(rotation=c, tails=TAILS[c])) for c in (RUN3, RUN2, RUN1))
+            jobs.extend((jh, base._replace(rotation=c, tails=TAILS[c], cells=_trailing_run_empty(cells, c)))
+                        for c in (RUN3, RUN2, RUN1))
         else:
             jobs.append((jh, base))
     return Plan("rank-dp", rotation, tuple(jobs))
 
 
+def _trailing_run_empty(cells: Tuple[int, ...], rotation: int) -> Tuple[int, ...]:
+    """The cells of a rotation class: the ranks of its trailing empty run hold nothing.
+
+    A class counts only the hands whose ranks end with an empty run of 3+
+    (RUN3), exactly 2 (RUN2) or 1 (RUN1); the others were dropped at the end,
+    so leaving those cells out counts the same hands, and the pruning then sees
+    the places there as sure misses (:func:`_sure_misses`).
+    """
+    run = {RUN3: 3, RUN2: 2, RUN1: 1}[rotation]
+    return tuple(0 if r >= N_RANKS - run else c for r, c in enumerate(cells))
+
+
 def shifted(jh: int, prob: Problem) -> int:
-    """Jokers of the hand the job's problem leaves out (0, or 1: the one-joker shift).
+    """Jokers of the hand the job's problem leaves out (0, or all ``jh``: the joker shift).
 
     With one joker in hand and no card ever needed more often than the pack
     holds it, the deficiency is ``max(0, d - 1)`` where ``d`` is that of the
@@ -633,7 +746,12 @@ def shifted(jh: int, prob: Problem) -> int:
     combination takes one joker under either rule), and a contract using the
     joker misses one place fewer than the same contract with the card it
     stands for.  So that job runs the cheaper no-joker DP (no joker slots in
-    its keys) with the threshold one higher.
+    its keys) with the threshold one higher.  With more jokers the deficiency
+    is not always ``d - jh`` (a trio missing all its places takes one joker),
+    but the count to a bound B is the naturals' count to ``B + jh`` wherever
+    :func:`shift_exact` says so: :func:`plan` shifts a job only when that holds
+    for every bound its result is read at (the window from ``low`` to the
+    threshold, or the one bound of :func:`count_at_most`).
     """
     return jh - prob.hand_jokers
 
@@ -748,6 +866,34 @@ def count_at_most(round_number: int, threshold: int, *, pack: Pack = Pack(), jok
     return int(total)
 
 
+def distribution_to(round_number: int, upto: int, *, pack: Pack = Pack(), joker_limit: bool = True,
+                    engine: str = "compiled", hand_size: Optional[int] = None, cells: Sequence[int] = FULL,
+                    progress: Optional[Callable[[int, int], None]] = None) -> Dict[int, int]:
+    """``distribution(threshold=upto)`` as the differences of :func:`count_at_most` to 0, 1, ... ``upto``.
+
+    One pass per bound, but each pass shifts every job :func:`shift_exact` allows at
+    its one bound, where the threshold run reads all of 0..upto and so shifts only
+    the hands of one joker.  Round 6 to 1: the jobs of 2-4 jokers at bound 0 (cheap)
+    and only those of 4 at bound 1 keep their joker slots (docs/continental.md).
+    """
+    if get_round(round_number).trios == 0:
+        return distribution(round_number, pack=pack, joker_limit=joker_limit, engine=engine,
+                            hand_size=hand_size, cells=cells, threshold=upto, progress=progress)
+    out, below = {}, 0
+    steps = N_RANKS * len(plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=hand_size,
+                               cells=tuple(cells), threshold=0, at_most=True).jobs)
+    for bound in range(upto + 1):
+        def tick(done: int, total: int, bound: int = bound) -> None:
+            progress(bound * steps + done, (upto + 1) * steps)    # the passes as one bar
+
+        upto_here = count_at_most(round_number, bound, pack=pack, joker_limit=joker_limit, engine=engine,
+                                  hand_size=hand_size, cells=cells, progress=tick if progress else None)
+        if upto_here > below:
+            out[bound] = upto_here - below
+        below = upto_here
+    return out
+
+
 def count_window(round_number: int, low: int, high: int, *, pack: Pack = Pack(), joker_limit: bool = True,
                  engine: str = "compiled", hand_size: Optional[int] = None,
                  cells: Sequence[int] = FULL, jobs: Optional[Sequence[int]] = None,
@@ -769,15 +915,13 @@ def count_window(round_number: int, low: int, high: int, *, pack: Pack = Pack(),
     if rnd.trios == 0 or not -1 <= low <= high:
         raise InputError("a window needs a contract with trios and -1 <= low <= high")
     pl = plan(round_number, pack=pack, joker_limit=joker_limit, hand_size=n, cells=tuple(cells),
-              threshold=high, at_most=low >= 0)
+              threshold=high, at_most=low >= 0, low=low)
     chosen = range(len(pl.jobs)) if jobs is None else jobs
     dp = _dp_runner(engine, len(chosen), progress)
     upto, by_d = Fraction(0), {}
     for i in chosen:
         jh, prob = pl.jobs[i]
         k = shifted(jh, prob)
-        if low >= 0:
-            prob = prob._replace(low=low + k)
         ways = comb(pack.jokers, jh)
         for (d, m), w in dp(prob).items():
             x = ways * w * (Fraction(N_RANKS, m) if prob.rotation else 1)
