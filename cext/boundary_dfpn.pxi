@@ -339,11 +339,22 @@ cdef class ProofNumberSearch:
             return None
         return pn == 0
 
+    def child_prove(self, move, int r, bint attacker_to_move, double time_limit=0.0,
+                    int64_t node_limit=0):
+        """``prove`` in the position after the root's ``move`` (the same tables)."""
+        cdef int32_t m = encode_move(move)
+        make(&self.P.S.st, m)
+        try:
+            return self.prove(r, attacker_to_move, time_limit, node_limit)
+        finally:
+            unmake(&self.P.S.st, m)
+
     def best_move(self, int r, bint attacker_to_move):
-        """The root's stored move: a proving move at a proven OR root."""
+        """The root's stored move: a proving move at a proven OR root (the alpha-beta
+        table's where the leaf search answered the root)."""
         cdef PNEntry *e = _pn_probe(&self.P, self.P.S.st.hash if attacker_to_move else self.P.S.st.hash ^ Z_AND)
         if e == NULL or e.move == 0:
-            return None
+            return self.search.root_move()
         return decode_move(e.move)
 
     @property
@@ -385,7 +396,29 @@ def _solve_dfpn(Board board, int max_depth, double time_limit, int64_t node_limi
         if res:
             out.update(result="win" if depth % 2 else "loss", plies=depth, limit=None,
                        best=pns.best_move(depth, depth % 2 == 1))
+            if depth % 2 == 0:
+                out["best"] = _dfpn_longest_defence(pns, board, depth, deadline, node_limit) or out["best"]
             break
     out["nodes"] = pns.nodes
     out["stats"] = pns.stats()
     return out
+
+
+def _dfpn_longest_defence(ProofNumberSearch pns, Board board, int plies, double deadline,
+                          int64_t node_limit):
+    """As ``_longest_defence``, with df-pn questions: the first root move, in the
+    reference's order, after which the winner does not win within ``plies - 3``
+    (None if a limit stops it first)."""
+    moves = reference_order(board)
+    if plies <= 2:
+        return moves[0]
+    for m in moves:
+        left = deadline - now() if deadline else 0.0
+        if deadline and left <= 0:
+            return None
+        res = pns.child_prove(m, plies - 3, True, left if deadline else 0.0, node_limit)
+        if res is None:
+            return None
+        if not res:
+            return m
+    return None
