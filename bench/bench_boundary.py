@@ -95,16 +95,23 @@ def test_report_record(capsys):
     """The record's positions counted back from the final one (docs/boundary.md, the
     table): ``BOUNDARY_BACKS`` (``0-12``) each within ``BOUNDARY_TIME`` seconds (60) of wall
     time, with the default options changed by ``BOUNDARY_OPTS`` (``-zone,+etc``): answer,
-    nodes, wall and CPU seconds, depth completed, load average."""
+    nodes, wall and CPU seconds, depth completed, load average.  ``BOUNDARY_DFPN=7``: the
+    same questions by df-pn with that leaf depth (``BOUNDARY_EPS``, 0.25)."""
     import os
     first, _, last = os.environ.get("BOUNDARY_BACKS", "0-12").partition("-")
     limit = float(os.environ.get("BOUNDARY_TIME", "60"))
     opts = _opts_from_env()
+    leaf = os.environ.get("BOUNDARY_DFPN")
+    eps = float(os.environ.get("BOUNDARY_EPS", "0.25"))
     rows = []
     for back in range(int(first), int(last or first) + 1):
         pos = _record_position(back)
         t, cpu = time.perf_counter(), time.process_time()
-        out = Board.from_position(pos).search(max_depth=40, time_limit=limit, opts=opts)
+        if leaf is not None:
+            from solver.cext.boundary import _solve_dfpn
+            out = _solve_dfpn(Board.from_position(pos), 40, limit, 0, 64, int(leaf), eps, opts)
+        else:
+            out = Board.from_position(pos).search(max_depth=40, time_limit=limit, opts=opts)
         dt, dcpu = time.perf_counter() - t, time.process_time() - cpu
         answer = (f"{out['result']} in {out['plies']}" if out["plies"] is not None
                   else f"{out['result']} ({out['limit']})")

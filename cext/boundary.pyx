@@ -14,7 +14,7 @@ Bit ``rank * 6 + file`` is a square, as in the reference.  A move is one
 int32: ``p0 | p1 << 6 | s0 << 12 | s1 << 18 | STONE_FLAG`` (the stone part is
 zero, flag clear, for a pyramid move alone).
 """
-from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t, uint8_t, int16_t, int8_t
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t, uint16_t, uint8_t, int16_t, int8_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 from posix.mman cimport madvise, MADV_HUGEPAGE
@@ -514,3 +514,4 @@ cdef class Board:
 
 
 include "boundary_search.pxi"
+include "boundary_dfpn.pxi"

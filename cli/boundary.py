@@ -92,11 +92,15 @@ def perft(depth, position, divide, reference, as_json):
               help="Stop with 'unknown' after this many seconds.")
 @click.option("--table-mb", type=float, default=DEFAULT_LIMITS.table_mb, show_default=True,
               help="Transposition table size (MiB, at least 1).")
+@click.option("--dfpn", is_flag=True, default=False,
+              help="Ask each depth's question with proof-number search (wins and losses only: "
+                   "a draw is answered unknown).")
 @JSON_OPTION
-def solve(position, depth, node_limit, time_limit, table_mb, as_json):
+def solve(position, depth, node_limit, time_limit, table_mb, dfpn, as_json):
     """Prove won, lost or draw for the side to move, or say unknown (exit 0 for any answer)."""
     pos = parse_position(position)
-    result = solve_endgame(pos, limits=Limits(node_limit, time_limit, table_mb), max_depth=depth)
+    result = solve_endgame(pos, limits=Limits(node_limit, time_limit, table_mb), max_depth=depth,
+                           dfpn=dfpn)
     if as_json:
         _json(result.to_dict())
         return

@@ -116,6 +116,14 @@ def test_solve_text_unknown_exits_0():
     assert res.exit_code == 0 and res.output.startswith("lost: Red loses in 4 plies; longest defence (e1-f2)(e5-f6)")
 
 
+def test_solve_with_dfpn():
+    # the same verdict, distance and longest defence as the alpha-beta questions
+    res = run("solve", "--position", FINAL, "--dfpn")
+    assert res.exit_code == 0 and res.output.startswith("lost: Red loses in 4 plies; longest defence (e1-f2)(e5-f6)")
+    out = json.loads(run("solve", "--position", HARD, "--dfpn", "--node-limit", "1000", "--json").output)
+    assert out["verdict"] == "unknown" and out["limit"] == "nodes"
+
+
 def test_old_limit_spellings_and_the_old_playout_are_refused():
     for args in (["solve", "--position", FINAL, "--nodes", "1000"],
                  ["solve", "--position", FINAL, "--tt-mb", "8"],

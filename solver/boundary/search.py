@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from typing import List, Optional, Union
 
-from solver.cext.boundary import Board
+from solver.cext.boundary import Board, _solve_dfpn
 from solver.boundary.notation import format_move, format_position, parse_position
 from solver.boundary.rules import Position
 from solver.errors import InputError
@@ -44,15 +44,25 @@ def _position(position: Union[str, Position]) -> Position:
     return parse_position(position) if isinstance(position, str) else position
 
 
+DFPN_LEAF = 7
+"""df-pn hands questions of at most this many plies to the alpha-beta search (measured
+best of 0, 3, 5, 7 and 9 on the record: docs/boundary.md, "Proof-number search")."""
+DFPN_EPS = 0.25
+
+
 def _kernel_search(pos: Position, *, max_depth: int, node_limit: int, time_limit: float,
-                   tt_mb: int) -> dict:
-    """One run of the compiled iterative deepening (0 = no node or time limit)."""
+                   tt_mb: int, dfpn: bool = False) -> dict:
+    """One run of the compiled iterative deepening (0 = no node or time limit), of
+    alpha-beta questions or (``dfpn``) of df-pn questions, which never claim a draw."""
+    if dfpn:
+        return _solve_dfpn(Board.from_position(pos), max_depth, time_limit, node_limit,
+                           max(tt_mb, 2), DFPN_LEAF, DFPN_EPS)
     return Board.from_position(pos).search(max_depth=max_depth, time_limit=time_limit,
                                            node_limit=node_limit, tt_mb=tt_mb)
 
 
 def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
-          max_depth: int = DEFAULT_DEPTH) -> Result:
+          max_depth: int = DEFAULT_DEPTH, dfpn: bool = False) -> Result:
     """Prove the value of ``position`` for the side to move, within ``limits``.
 
     Limits (None parts take :data:`DEFAULT_LIMITS`): ``node_limit`` bounds the
@@ -72,6 +82,9 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
     those searches.  Fields: ``plies`` (to the end of the game, win or loss;
     else None), ``depth`` (the last depth completed), ``max_depth`` and
     ``position`` (the position string).
+
+    ``dfpn``: the same questions answered by proof-number search (the root's and the
+    line's); it proves wins and losses only, so a draw is answered unknown.
     """
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
         raise InputError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {max_depth!r}")
@@ -85,7 +98,7 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
     fields = {"plies": None, "depth": 0, "max_depth": max_depth, "position": format_position(pos)}
     try:
         out = _kernel_search(pos, max_depth=max_depth, node_limit=lim.node_limit or 0,
-                             time_limit=lim.time_limit or 0.0, tt_mb=tt_mb)
+                             time_limit=lim.time_limit or 0.0, tt_mb=tt_mb, dfpn=dfpn)
     except MemoryError:
         return Result("unknown", limit="memory", seconds=time.perf_counter() - t0, fields=fields)
     verdict = _VERDICT[out["result"]]
@@ -101,12 +114,13 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
         line.append(format_move(out["best"]))
         if verdict in ("won", "lost"):
             nodes += _extend_line(pos, out["best"], verdict, out["plies"], line, lim, tt_mb,
-                                  nodes, deadline, max_depth)
+                                  nodes, deadline, max_depth, dfpn)
     return Result(verdict, nodes=nodes, seconds=time.perf_counter() - t0, line=line, fields=fields)
 
 
 def _extend_line(pos: Position, first, verdict: str, plies: int, line: List[str], lim: Limits,
-                 tt_mb: int, spent: int, deadline: Optional[float], max_depth: int) -> int:
+                 tt_mb: int, spent: int, deadline: Optional[float], max_depth: int,
+                 dfpn: bool = False) -> int:
     """Append the rest of a proven line to ``line``; the nodes it took.
 
     Each position is searched past the plies left by twice the larger exchange
@@ -135,7 +149,7 @@ def _extend_line(pos: Position, first, verdict: str, plies: int, line: List[str]
             depth = min(max_depth, remaining + 2 * max(bounds.exchange_bound(0),
                                                        bounds.exchange_bound(1)))
             sub = _kernel_search(child, max_depth=max(remaining, depth), node_limit=node_budget,
-                                 time_limit=time_budget, tt_mb=tt_mb)
+                                 time_limit=time_budget, tt_mb=tt_mb, dfpn=dfpn)
         except MemoryError:
             break
         nodes += int(sub["nodes"])
