@@ -574,6 +574,7 @@ cdef bint _relaxed_finish(State *s, Relaxed *r, int *budget) noexcept nogil:
 
 
 include "pyramid_tail.pxi"
+include "pyramid_squares.pxi"
 
 
 cdef bint can_finish_relaxed(State *s) noexcept nogil:
@@ -592,7 +593,7 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
     cdef Relaxed r
     cdef int k, p, budget = RELAX_BRANCHES
     if s.tail != NULL:
-        return tail_can_finish(s)
+        return tail_can_finish(s) and squares_short(s, SQUARES_AHEAD) == 0
     cdef uint32_t ready, full = (<uint32_t>1 << NKINDS) - 1
     r.accept = s.exposed_accept
     r.sockets = 0
@@ -1485,6 +1486,10 @@ cdef class Engine:
     def can_reach_relaxed(self, int target):
         """The longest-line search's bound: False if no line from here places ``target`` tiles in all."""
         return self.s.placed == 0 or can_reach_relaxed(&self.s, target)
+
+    def squares_short(self, int ahead=SQUARES_AHEAD):
+        """The square bound here: the fewest tiles in all it rules out (0: none)."""
+        return 0 if self.s.placed == 0 else squares_short(&self.s, ahead)
 
     def holes_matchable(self):
         return self.s.placed == 0 or holes_matchable(&self.s)
