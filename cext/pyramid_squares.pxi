@@ -13,7 +13,7 @@
 # tiles of a kind are interchangeable and fit no tile of their kind but dragons).
 
 cdef enum:
-    SQUARES_AHEAD = 40       # ``T`` up to ``placed`` + this (not asking further is sound)
+    SQUARES_AHEAD = 32       # ``T`` up to ``placed`` + this (not asking further is sound)
     SQ_CLASSES = 40          # square classes kept apart (by what they accept); the rest merged
     SQ_FIVE = SQ_CLASSES + NKINDS    # the fifth tile of the one anchor that may hold 5 (19 to 24 on the board)
     SQ_RIGHT = SQ_FIVE + 1
@@ -68,6 +68,18 @@ cdef int _fifth_need(State *s) noexcept nogil:
     return best
 
 
+cdef bint g_squares_on = True   # the tail search asks the bound (off: to measure the kernel without it)
+
+
+def use_square_bound(bint on):
+    """Switch the square bound in the tail search on or off for this process
+    (benchmarks and tests compare the two); return the previous setting."""
+    global g_squares_on
+    old = g_squares_on
+    g_squares_on = on
+    return old
+
+
 cdef struct SquareFlow:
     int nclass
     uint32_t accept[SQ_CLASSES]   # kinds that fit a filled neighbour of the class's squares
@@ -77,6 +89,8 @@ cdef struct SquareFlow:
     int supply[NKINDS]            # candidate tiles, by kind
     int unmatched[NKINDS]
     uint32_t fits_into[NKINDS]    # anchors (kinds) a kind fits
+    uint64_t classes_of[NKINDS]   # the square classes that take a kind
+    uint32_t users[SQ_RIGHT]      # kinds with flow into a class or an anchor
     int per_anchor                # 4, then 5
     int five                      # 1 from 19 tiles on the board: one anchor holds a fifth
     uint32_t present              # kinds among the candidates
@@ -86,16 +100,6 @@ cdef struct SquareFlow:
     uint32_t fresh                # kinds whose first tile down can stand beside a tile placed after the node
     uint32_t five_ok              # kinds a tile of which may anchor five: ``fresh``, a second tile, or a square
                                   # that takes the kind now with five empty neighbours
-
-
-cdef inline bint _sq_edge(SquareFlow *f, int k, int r) noexcept nogil:
-    if r < f.nclass:
-        return (f.accept[r] >> k) & 1
-    if r < SQ_CLASSES:
-        return False
-    if r == SQ_FIVE:
-        return (f.fits_into[k] & f.five_ok & ~(<uint32_t>(k == KIND_DRAGON and f.supply[k] < 2) << k)) != 0
-    return (f.fits_into[k] >> (r - SQ_CLASSES)) & 1
 
 
 cdef inline int _sq_cap(SquareFlow *f, int r) noexcept nogil:
@@ -157,24 +161,64 @@ cdef void _sq_reach(SquareFlow *f, int variant) noexcept nogil:
             f.five_ok |= (<uint32_t>1) << u
 
 
-cdef bint _sq_augment(SquareFlow *f, int k, bint *seen) noexcept nogil:
-    """One more tile of kind ``k`` into the flow, by an augmenting path."""
-    cdef int r, j
-    for r in range(SQ_RIGHT):
-        if seen[r] or not (f.reach >> k) & 1 or not _sq_edge(f, k, r):
-            continue
-        if r == SQ_CLASSES + KIND_DRAGON and k == KIND_DRAGON and f.flow[k][r] >= (f.supply[k] if f.supply[k] > 1 else 0):
-            continue
-        seen[r] = True
-        if f.load[r] < _sq_cap(f, r):
-            f.load[r] += 1
-            f.flow[k][r] += 1
-            return True
-        for j in range(NKINDS):
-            if f.flow[j][r] > 0 and j != k and _sq_augment(f, j, seen):
+cdef struct Seen:
+    uint64_t classes
+    uint32_t anchors
+    bint five
+
+
+cdef bint _sq_take(SquareFlow *f, int k, int r, Seen *seen) noexcept nogil:
+    """Send one more tile of kind ``k`` to ``r``: into its room, or by moving a
+    tile of another kind already there on along an augmenting path."""
+    cdef uint32_t js
+    cdef int j
+    if f.load[r] < _sq_cap(f, r):
+        f.load[r] += 1
+    else:
+        js = f.users[r] & ~((<uint32_t>1) << k)
+        while js:
+            j = _ctz32(js)
+            js &= js - 1
+            if _sq_augment(f, j, seen):
                 f.flow[j][r] -= 1
-                f.flow[k][r] += 1
-                return True
+                if f.flow[j][r] == 0:
+                    f.users[r] &= ~((<uint32_t>1) << j)
+                break
+        else:
+            return False
+    f.flow[k][r] += 1
+    f.users[r] |= (<uint32_t>1) << k
+    return True
+
+
+cdef bint _sq_augment(SquareFlow *f, int k, Seen *seen) noexcept nogil:
+    """One more tile of kind ``k`` into the flow, by an augmenting path (Kuhn's,
+    over the square classes, the anchors by kind and the fifth place)."""
+    cdef uint64_t cm
+    cdef uint32_t am
+    cdef int c, u
+    if not (f.reach >> k) & 1:
+        return False
+    cm = f.classes_of[k] & ~seen.classes
+    while cm:
+        c = _ctz64(cm)
+        cm &= cm - 1
+        seen.classes |= (<uint64_t>1) << c
+        if _sq_take(f, k, c, seen):
+            return True
+    am = f.fits_into[k] & f.reach & ~seen.anchors
+    if k == KIND_DRAGON and f.flow[k][SQ_CLASSES + k] >= (f.supply[k] if f.supply[k] > 1 else 0):
+        am &= ~((<uint32_t>1) << k)           # a dragon anchors only another dragon
+    while am:
+        u = _ctz32(am)
+        am &= am - 1
+        seen.anchors |= (<uint32_t>1) << u
+        if _sq_take(f, k, SQ_CLASSES + u, seen):
+            return True
+    if not seen.five and f.fits_into[k] & f.five_ok & ~(<uint32_t>(k == KIND_DRAGON and f.supply[k] < 2) << k):
+        seen.five = True
+        if _sq_take(f, k, SQ_FIVE, seen):
+            return True
     return False
 
 
@@ -183,7 +227,7 @@ cdef int squares_short(State *s, int ahead) noexcept nogil:
     that no line from here can have on the board by the square bound, or 0 when
     it rules none out (a board with a tile on it)."""
     cdef SquareFlow f
-    cdef bint seen[SQ_RIGHT]
+    cdef Seen seen
     cdef int p, c, k, T, last, stock = NSLOTS + s.placed, matched = 0
     cdef uint32_t m, known = 0
     cdef int need5 = _fifth_need(s)
@@ -209,14 +253,11 @@ cdef int squares_short(State *s, int ahead) noexcept nogil:
         while m:
             k = _ctz32(m)
             m &= m - 1
+            f.classes_of[k] |= (<uint64_t>1) << c
             if s.empty_near[p] > f.square_room[k]:
                 f.square_room[k] = s.empty_near[p]
     for k in range(NKINDS):
-        m = 0
-        for c in range(NKINDS):
-            if (g_fit[s.variant][c] >> k) & 1:
-                m |= (<uint32_t>1) << c
-        f.fits_into[k] = m
+        f.fits_into[k] = g_fit[s.variant][k]     # fits are symmetric: the kinds k fits
         f.supply[k] = s.reserve[k]
         if s.reserve[k] > 0:
             f.present |= (<uint32_t>1) << k
@@ -240,8 +281,8 @@ cdef int squares_short(State *s, int ahead) noexcept nogil:
             f.five_ok |= (<uint32_t>1) << k
         for k in range(NKINDS):
             while f.unmatched[k] > 0:
-                memset(seen, 0, sizeof(seen))
-                if not _sq_augment(&f, k, seen):
+                memset(&seen, 0, sizeof(seen))
+                if not _sq_augment(&f, k, &seen):
                     break
                 f.unmatched[k] -= 1
                 matched += 1
