@@ -45,14 +45,18 @@ cdef void _build_diamonds():
 _build_diamonds()
 
 
-cdef int _fifth_need(State *s) noexcept nogil:
-    """Tiles still to place before a tile placed after the node can have anchored
-    five: it stands on an empty square ``x`` above level 1 whose four sides are
-    empty now (they take four of the five, its top the fifth), and the squares
-    under those sides, a diamond one level down, are filled first.  The fewest,
-    over such squares, of the diamond's empty squares + ``x`` + its five (a
-    large number when there is none)."""
-    cdef int x, i, empty, best = 1000
+cdef void _fifth_need(State *s, int *need) noexcept nogil:
+    """``need[u]``: tiles still to place before a tile of kind ``u`` placed after
+    the node can have anchored five.  It stands on an empty square ``x`` above
+    level 1 whose four sides and top are empty now and take its five; its own
+    anchor is then the tile below ``x`` (filled now with a kind ``u`` fits, or
+    empty now); and the 13 squares one level down under its sides, a diamond,
+    are filled first.  The fewest, over such squares, of the diamond's empty
+    squares + the tile + its five (1000 when there is none)."""
+    cdef int x, i, u, empty, below
+    cdef uint32_t kinds
+    for u in range(NKINDS):
+        need[u] = 1000
     for x in range(NPOS):
         if not g_has_diamond[x] or s.kind[x] >= 0 or s.kind[g_above[x]] >= 0:
             continue
@@ -63,9 +67,13 @@ cdef int _fifth_need(State *s) noexcept nogil:
             empty = 0
             for i in range(13):
                 empty += s.kind[g_diamond[x][i]] < 0
-            if empty + 1 + DRAGON_SOCKETS < best:
-                best = empty + 1 + DRAGON_SOCKETS
-    return best
+            below = s.kind[g_below[x]]
+            kinds = g_fit[s.variant][below] if below >= 0 else (<uint32_t>1 << NKINDS) - 1
+            while kinds:
+                u = _ctz32(kinds)
+                kinds &= kinds - 1
+                if empty + 1 + DRAGON_SOCKETS < need[u]:
+                    need[u] = empty + 1 + DRAGON_SOCKETS
 
 
 cdef bint g_squares_on = True   # the tail search asks the bound (off: to measure the kernel without it)
@@ -100,6 +108,7 @@ cdef struct SquareFlow:
     uint32_t fresh                # kinds whose first tile down can stand beside a tile placed after the node
     uint32_t five_ok              # kinds a tile of which may anchor five: ``fresh``, a second tile, or a square
                                   # that takes the kind now with five empty neighbours
+    uint32_t five_by_now          # kinds with ``need`` (_fifth_need) met by the tiles placed since the node
 
 
 cdef inline int _sq_cap(SquareFlow *f, int r) noexcept nogil:
@@ -215,7 +224,7 @@ cdef bint _sq_augment(SquareFlow *f, int k, Seen *seen) noexcept nogil:
         seen.anchors |= (<uint32_t>1) << u
         if _sq_take(f, k, SQ_CLASSES + u, seen):
             return True
-    if not seen.five and f.fits_into[k] & f.five_ok & ~(<uint32_t>(k == KIND_DRAGON and f.supply[k] < 2) << k):
+    if not seen.five and f.fits_into[k] & f.five_ok & f.five_by_now & ~(<uint32_t>(k == KIND_DRAGON and f.supply[k] < 2) << k):
         seen.five = True
         if _sq_take(f, k, SQ_FIVE, seen):
             return True
@@ -230,7 +239,8 @@ cdef int squares_short(State *s, int ahead) noexcept nogil:
     cdef Seen seen
     cdef int p, c, k, T, last, stock = NSLOTS + s.placed, matched = 0
     cdef uint32_t m, known = 0
-    cdef int need5 = _fifth_need(s)
+    cdef int need5[NKINDS]
+    _fifth_need(s, need5)
     memset(&f, 0, sizeof(SquareFlow))
     f.per_anchor = SQ_ANCHOR
     for p in range(NPOS):
@@ -273,7 +283,10 @@ cdef int squares_short(State *s, int ahead) noexcept nogil:
             f.unmatched[k] += 1
             f.present |= (<uint32_t>1) << k
         f.per_anchor = DRAGON_SOCKETS if T >= SQ_ALL_FIVE else SQ_ANCHOR
-        f.five = T >= SQ_ONE_FIVE and T - s.placed >= need5    # (kept from 25 on: caps never fall)
+        f.five = T >= SQ_ONE_FIVE     # (kept from 25 on, where every anchor holds 5: caps never fall)
+        for c in range(NKINDS):
+            if need5[c] == T - s.placed:
+                f.five_by_now |= (<uint32_t>1) << c
         if f.present != known:        # new kinds: reach and fresh only grow, so caps never fall
             _sq_reach(&f, s.variant)
             known = f.present

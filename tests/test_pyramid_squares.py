@@ -8,7 +8,7 @@ import pytest
 from solver.cext import pyramid as fast
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.geometry import position_index
-from solver.pyramid.rules import Move, PyramidGame
+from solver.pyramid.rules import FIT, Move, PyramidGame
 from solver.pyramid.search import VARIANT_CODES, deal_kinds, solve
 from solver.pyramid.squares import fifth_need, squares_short
 from solver.pyramid.tiles import TILES
@@ -38,7 +38,7 @@ def _random_lines(variant, seeds):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_compiled_bound_equals_its_twin(variant):
     cut = kept = 0
-    for state, engine in _random_lines(variant, HARD + list(range(1, 21))):
+    for state, engine in _random_lines(variant, HARD + list(range(1, 6))):
         short = engine.squares_short()
         assert short == squares_short(state), (state.placed,)
         assert short == 0 or state.placed < short <= state.placed + 32
@@ -47,15 +47,20 @@ def test_the_compiled_bound_equals_its_twin(variant):
     assert cut > 0 and kept > 0
 
 
-def test_a_fifth_needs_a_diamond_filled_under_four_empty_sides():
+def test_a_fifth_needs_a_diamond_filled_under_four_empty_sides_over_a_tile_it_fits():
+    fit = FIT["continuous"]
+    one_b, two_c, two_b = 0, 10, 1                  # 2C fits 1B, 2B does not
     board = [None] * 144
-    board[position_index("1e5")] = 0
-    assert fifth_need(board) == 12 + 1 + 5          # over 1e5: 12 of its diamond empty, the tile, its five
+    board[position_index("1e5")] = one_b
+    need = fifth_need(board, fit)
+    assert need[two_c] == 12 + 1 + 5                # over 1e5: 12 of its diamond empty, the tile, its five
     for name in ("1d5", "1f5", "1e4", "1e6", "1c5", "1g5", "1e3", "1e7", "1d4", "1d6", "1f4", "1f6"):
-        board[position_index(name)] = 0
-    assert fifth_need(board) == 6                    # the diamond full: the tile and its five
-    board[position_index("2e4")] = 0                 # a side of 2e5 filled: 2e5 cannot hold five
-    assert fifth_need(board) > 6
+        board[position_index(name)] = one_b
+    need = fifth_need(board, fit)
+    assert need[two_c] == 6                         # the diamond full: the tile and its five
+    assert need[two_b] > 6                          # 2B does not fit the 1B under 2e5 (nor under the others)
+    board[position_index("2e4")] = one_b            # a side of 2e5 filled: 2e5 cannot hold five
+    assert fifth_need(board, fit)[two_c] > 6
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -46,13 +46,14 @@ is for die within 24 tiles, asking less is sound, and each step costs (about 5 u
 CPU a node at 10 steps, 8 at 32)."""
 
 
-def fifth_need(board) -> int:
-    """Tiles still to place before a tile placed after the node can have anchored
-    five: it stands on an empty square above level 1 with four sides and a top,
-    all empty now (its five), and the 13 squares one level down under those sides
-    are filled first.  The fewest, over such squares, of those squares still empty,
-    + the tile + its five; 1000 when there is no such square."""
-    best = 1000
+def fifth_need(board, fit) -> List[int]:
+    """Per kind ``u``: tiles still to place before a tile of kind ``u`` placed after
+    the node can have anchored five.  It stands on an empty square above level 1
+    with four sides and a top, all empty now (its five); its own anchor is the tile
+    below, filled now with a kind ``u`` fits, or empty now; and the 13 squares one
+    level down under its sides are filled first.  The fewest, over such squares,
+    of those squares still empty + the tile + its five; 1000 when there is none."""
+    need = [1000] * N_KINDS
     for x in POSITIONS:
         i = x.index
         if BELOW[i] is None or ABOVE[i] is None or len(SIDES[i]) < 4 or board[i] is not None:
@@ -61,8 +62,12 @@ def fifth_need(board) -> int:
             continue
         diamond = [q for q in POSITIONS if q.level == x.level - 1
                    and abs(q.file - x.file) + abs(q.rank - x.rank) <= 2]
-        best = min(best, sum(board[q.index] is None for q in diamond) + 1 + HUB_CHILDREN)
-    return best
+        tiles = sum(board[q.index] is None for q in diamond) + 1 + HUB_CHILDREN
+        below = board[BELOW[i]]
+        for u in range(N_KINDS):
+            if below is None or _fits(fit, u, below):
+                need[u] = min(need[u], tiles)
+    return need
 
 
 def _fits(fit, k: int, u: int) -> bool:
@@ -90,7 +95,7 @@ def squares_short(state: PyramidState, ahead: int = SQUARES_AHEAD) -> int:
                     square_room[k] = max(square_room.get(k, 0), empty)
     tiles = [TILES[f].kind for f in state.reserve if f is not None]
     deal = [TILES[f].kind for f in state.game.deal.faces]
-    need5 = fifth_need(board)
+    need5 = fifth_need(board, fit)
     anchored: Dict[int, Tuple[str, int]] = {}       # tile -> its square or its anchor tile
     load: Dict[Tuple[str, int], List[int]] = {}
 
@@ -107,10 +112,11 @@ def squares_short(state: PyramidState, ahead: int = SQUARES_AHEAD) -> int:
         """Can the first tile of kind ``u`` stand beside a tile placed after the node?"""
         return any(_fits(fit, u, v) for v in closure(set(tiles) - {u}))
 
-    def may_hold_five(u: int) -> bool:
-        """Can a tile of kind ``u`` anchor five: not the first of its kind, or the first beside
-        a tile placed since, or on a square with five empty neighbours now."""
-        return tiles.count(u) >= 2 or fresh(u) or square_room.get(u, 0) >= HUB_CHILDREN
+    def may_hold_five(u: int, T: int) -> bool:
+        """Can a tile of kind ``u`` anchor five by ``T`` tiles: with its square's diamond
+        filled by then, and not the first of its kind, or the first beside a tile placed
+        since, or on a square with five empty neighbours now."""
+        return T - placed >= need5[u] and (tiles.count(u) >= 2 or fresh(u) or square_room.get(u, 0) >= HUB_CHILDREN)
 
     def room(where: Tuple[str, int], per_anchor: int, five: int, reach: set) -> int:
         if where[0] == "tile":         # the anchor tile: where can it stand?
@@ -121,13 +127,13 @@ def squares_short(state: PyramidState, ahead: int = SQUARES_AHEAD) -> int:
             return per_anchor
         return {"square": 1, "fifth": five}[where[0]]
 
-    def augment(t: int, seen: set, per_anchor: int, five: int, reach: set) -> bool:
+    def augment(t: int, seen: set, per_anchor: int, five: int, reach: set, T: int) -> bool:
         k = tiles[t]
         if k not in reach:
             return False
         options = [("square", i) for i, near in enumerate(squares) if any(_fits(fit, k, u) for u in near)]
         anchors = [("tile", a) for a, u in enumerate(tiles) if a != t and u in reach and _fits(fit, k, u)]
-        options += anchors + ([("fifth", 0)] if any(may_hold_five(tiles[a]) for _, a in anchors) else [])
+        options += anchors + ([("fifth", 0)] if any(may_hold_five(tiles[a], T) for _, a in anchors) else [])
         for where in options:
             if where in seen:
                 continue
@@ -138,7 +144,7 @@ def squares_short(state: PyramidState, ahead: int = SQUARES_AHEAD) -> int:
                 anchored[t] = where
                 return True
             for u in list(held):
-                if augment(u, seen, per_anchor, five, reach):
+                if augment(u, seen, per_anchor, five, reach, T):
                     held.remove(u)
                     held.append(t)
                     anchored[t] = where
@@ -149,11 +155,11 @@ def squares_short(state: PyramidState, ahead: int = SQUARES_AHEAD) -> int:
         if RESERVE_SLOTS + placed <= T + RESERVE_SLOTS - 2 < DEAL_SIZE:
             tiles.append(deal[T + RESERVE_SLOTS - 2])        # drawn before the T-th tile goes down
         per_anchor = HUB_CHILDREN if T >= ALL_FIVE else LEVEL1_CHILDREN
-        five = int(T >= ONE_FIVE and T - placed >= need5)   # kept from ALL_FIVE on: rooms never shrink
+        five = int(T >= ONE_FIVE)          # kept from ALL_FIVE on (generous there): rooms never shrink
         reach = closure(set(tiles))
         for t in range(len(tiles)):
             if t not in anchored:
-                augment(t, set(), per_anchor, five, reach)
+                augment(t, set(), per_anchor, five, reach, T)
         if len(anchored) < T - placed:
             return T
     return 0
