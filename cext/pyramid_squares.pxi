@@ -8,7 +8,10 @@
 # below it: one tile a square), or a tile placed after the node, which anchors at
 # most 4 (5 from 25 on the board, and one of them a fifth from 19: hub.py, step 4).  A
 # maximum flow of those tiles to the squares and the anchors, smaller than
-# ``T - placed``, proves no line gets there (docs/pyramid.md, "The square bound";
+# ``T - placed``, proves no line gets there; kinds not reached from the board by
+# fits take no part, the first tile of a kind that fits nothing reached without it
+# anchors at most the room of a square that takes it now, and the fifth place is
+# only for kinds that can stand where five open (docs/pyramid.md, "The square bound";
 # the pure-Python twin is solver/pyramid/squares.py, tile by tile; here by kind:
 # tiles of a kind are interchangeable and fit no tile of their kind but dragons).
 

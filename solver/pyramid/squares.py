@@ -17,13 +17,26 @@ the node, and charge the tile to it: the tiles it anchors stand on its
 neighbours empty when it went down, at most 4 (one side was filled: it was open
 on level 1, or the tile below it is filled), 5 only above level 1 with four
 empty sides, which needs 19 tiles on the board for one such tile and 25 for two
-(hub.py, step 4): from 19 one more tile may be charged to a *fifth* place, if it fits
-some other candidate tile.  Every line that reaches ``T`` tiles so charges each new tile
+(hub.py, step 4).  Every line that reaches ``T`` tiles so charges each new tile
 to a distinct square or to an anchor within its room: a matching of
 ``T - placed`` tiles.  The maximum matching lets any candidate tile anchor,
-placed or not, and cycles of anchors: it is only larger.  Smaller than
-``T - placed``: no line from the node reaches ``T`` tiles, and as the deal needs
-144, the node is dead.
+placed or not: it is only larger.  Smaller than ``T - placed``: no line from the
+node reaches ``T`` tiles, and as the deal needs 144, the node is dead.  Three
+things no real line does are left out of the matching:
+
+- *Reach.*  A new tile's chain of anchors leads back to the board through
+  candidates; a kind not reached from the kinds the empty squares take, by fits
+  among the candidate kinds, never goes down (no cycle of anchors out of nothing).
+- *The first tile of a kind* has no tile of its kind in its chain.  When its kind
+  fits no kind reached without it, its anchor is on the board: it stands on a
+  square that takes it now and anchors at most that square's empty neighbours now.
+- *The fifth.*  A tile anchoring 5 stands on an empty square ``x`` above level 1
+  whose four sides and top are empty now; its own anchor is the tile below ``x``
+  (filled now with a kind it fits, or empty now); the 13 squares one level down
+  under its sides are filled first.  So from 19 tiles on the board one tile may be
+  charged to a *fifth* place, if it fits a candidate of a kind that may hold five
+  by then (:func:`fifth_need`, and its first tile not held to the squares of now
+  unless one has five empty neighbours); from 25 every anchor holds 5.
 
 This module is the readable twin of ``cext/pyramid_squares.pxi`` (a flow by
 kind there, a matching tile by tile here); the tests hold them to the same
