@@ -1471,14 +1471,15 @@ cdef class Engine:
         return [self.s.exposed[k] for k in range(NKINDS)]
 
     def can_finish_relaxed(self, bint tail=False):
-        """The relaxation's verdict here (``tail``: the tail search's, with a fresh memo)."""
+        """The relaxation's verdict here (``tail``: the tail search's, with a fresh memo;
+        the relaxation alone: the tail search also asks :meth:`squares_short`)."""
         cdef TailMemo *memo
         if not tail:
             return self.s.placed == 0 or can_finish_relaxed(&self.s)
         memo = _tail_memo_take()
         self.s.tail = memo
         try:
-            return self.s.placed == 0 or can_finish_relaxed(&self.s)
+            return self.s.placed == 0 or tail_can_finish(&self.s)
         finally:
             self.s.tail = NULL
             _tail_memo_give_back(memo)
