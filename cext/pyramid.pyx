@@ -574,6 +574,7 @@ cdef bint _relaxed_finish(State *s, Relaxed *r, int *budget) noexcept nogil:
 
 
 include "pyramid_tail.pxi"
+include "pyramid_squares.pxi"
 
 
 cdef bint can_finish_relaxed(State *s) noexcept nogil:
@@ -592,7 +593,7 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
     cdef Relaxed r
     cdef int k, p, budget = RELAX_BRANCHES
     if s.tail != NULL:
-        return tail_can_finish(s)
+        return tail_can_finish(s) and not (g_squares_on and squares_short(s, SQUARES_AHEAD))
     cdef uint32_t ready, full = (<uint32_t>1 << NKINDS) - 1
     r.accept = s.exposed_accept
     r.sockets = 0
@@ -1470,14 +1471,15 @@ cdef class Engine:
         return [self.s.exposed[k] for k in range(NKINDS)]
 
     def can_finish_relaxed(self, bint tail=False):
-        """The relaxation's verdict here (``tail``: the tail search's, with a fresh memo)."""
+        """The relaxation's verdict here (``tail``: the tail search's, with a fresh memo;
+        the relaxation alone: the tail search also asks :meth:`squares_short`)."""
         cdef TailMemo *memo
         if not tail:
             return self.s.placed == 0 or can_finish_relaxed(&self.s)
         memo = _tail_memo_take()
         self.s.tail = memo
         try:
-            return self.s.placed == 0 or can_finish_relaxed(&self.s)
+            return self.s.placed == 0 or tail_can_finish(&self.s)
         finally:
             self.s.tail = NULL
             _tail_memo_give_back(memo)
@@ -1485,6 +1487,10 @@ cdef class Engine:
     def can_reach_relaxed(self, int target):
         """The longest-line search's bound: False if no line from here places ``target`` tiles in all."""
         return self.s.placed == 0 or can_reach_relaxed(&self.s, target)
+
+    def squares_short(self, int ahead=SQUARES_AHEAD):
+        """The square bound here: the fewest tiles in all it rules out (0: none)."""
+        return 0 if self.s.placed == 0 else squares_short(&self.s, ahead)
 
     def holes_matchable(self):
         return self.s.placed == 0 or holes_matchable(&self.s)
