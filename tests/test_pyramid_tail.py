@@ -162,9 +162,11 @@ def test_a_deal_gets_its_time_limit_once_the_main_search_a_share_the_tail_the_re
     assert main.limit == "time" and 0.8 * MAIN_SHARE <= main.cpu_seconds < 0.8 * MAIN_SHARE + 0.15
     answer = solve_deal(deal_from_seed(UNDECIDED), variant="continuous", limits=limits)
     assert (answer.verdict, answer.limit) == ("unknown", "time")
-    assert 0.8 <= answer.fields["search_seconds"] < 0.95 and answer.nodes > main.nodes   # both searches ran
+    # both searches ran, and the tail stopped near the limit (its clock is read every few
+    # thousand nodes; a node with the square bound costs microseconds, hence the margin)
+    assert 0.8 <= answer.fields["search_seconds"] < 1.1 and answer.nodes > main.nodes
     (row,) = thoughtful_rows([UNDECIDED], variant="continuous", limits=limits)
-    assert row[1:3] == ["unknown", "time"] and 0.8 <= json.loads(row[5])["search_seconds"] < 0.95
+    assert row[1:3] == ["unknown", "time"] and 0.8 <= json.loads(row[5])["search_seconds"] < 1.1
 
 
 def test_no_time_left_no_tail():
