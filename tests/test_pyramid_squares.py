@@ -8,37 +8,18 @@ import pytest
 from solver.cext import pyramid as fast
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.geometry import position_index
-from solver.pyramid.rules import FIT, Move, PyramidGame
+from solver.pyramid.rules import FIT
 from solver.pyramid.search import VARIANT_CODES, deal_kinds, solve
 from solver.pyramid.squares import fifth_need, squares_short
-from solver.pyramid.tiles import TILES
 
 VARIANTS = ("continuous", "wild-dragons")
 HARD = [764002, 497452, 559633, 709556, 721034]     # the deals it was made for (docs/pyramid.md)
 
 
-def _random_lines(variant, seeds):
-    """(state, engine) pairs along a random legal line of each deal (its own generator)."""
-    for seed in seeds:
-        rnd = random.Random(seed)
-        deal = deal_from_seed(seed)
-        state = PyramidGame(deal, variant).new_initial_state()
-        engine = fast.Engine(deal_kinds(deal), variant=VARIANT_CODES[variant])
-        while True:
-            moves = sorted({(TILES[m.tile].kind, m.pos) for m in state.legal_moves()})
-            if not moves:
-                break
-            kind, pos = rnd.choice(moves)
-            face = next(f for f in state.reserve if f is not None and TILES[f].kind == kind)
-            state.apply(Move(face, pos))
-            engine.make(kind, pos)
-            yield state, engine
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_the_compiled_bound_equals_its_twin(variant):
+def test_the_compiled_bound_equals_its_twin(variant, pyramid_random_lines):
     cut = kept = 0
-    for state, engine in _random_lines(variant, HARD + list(range(1, 6))):
+    for state, engine in pyramid_random_lines(variant, HARD + list(range(1, 6))):
         short = engine.squares_short()
         assert short == squares_short(state), (state.placed,)
         assert short == 0 or state.placed < short <= state.placed + 32

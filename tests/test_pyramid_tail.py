@@ -14,11 +14,9 @@ from solver.pyramid.check import check_solution
 from solver.pyramid.contract import solve_deal
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.reference_search import can_finish_relaxed
-from solver.pyramid.rules import Move, PyramidGame
 from solver.pyramid.search import VARIANT_CODES, deal_kinds, solve
 from solver.pyramid.tail import (MAIN_SHARE, TAIL_FROM, after_unknown, can_finish_pooled, goes_to_tail,
                                  main_time_limit, settle)
-from solver.pyramid.tiles import TILES
 
 VARIANTS = ("continuous", "wild-dragons")
 # Deals the main search leaves unknown at its default limits, where the budget of
@@ -26,29 +24,11 @@ VARIANTS = ("continuous", "wild-dragons")
 HARD = [("continuous", 394284), ("continuous", 430048), ("wild-dragons", 25475)]
 
 
-def _random_states(variant, seeds):
-    """(state, engine) pairs along a random legal line of each deal (its own generator)."""
-    for seed in seeds:
-        rnd = random.Random(seed)
-        deal = deal_from_seed(seed)
-        state = PyramidGame(deal, variant).new_initial_state()
-        engine = fast.Engine(deal_kinds(deal), variant=VARIANT_CODES[variant])
-        while True:
-            moves = sorted({(TILES[m.tile].kind, m.pos) for m in state.legal_moves()})
-            if not moves:
-                break
-            kind, pos = rnd.choice(moves)
-            face = next(f for f in state.reserve if f is not None and TILES[f].kind == kind)
-            state.apply(Move(face, pos))
-            engine.make(kind, pos)
-            yield state, engine
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_the_tail_relaxation_equals_its_twin_and_cuts_wherever_the_main_one_does(variant):
+def test_the_tail_relaxation_equals_its_twin_and_cuts_wherever_the_main_one_does(variant, pyramid_random_lines):
     seeds = [s for v, s in HARD if v == variant] + list(range(1, 31))
     counts = {"cut by both": 0, "cut by the tail only": 0, "cut by the pools only": 0, "not cut": 0}
-    for state, engine in _random_states(variant, seeds):
+    for state, engine in pyramid_random_lines(variant, seeds):
         tail = engine.can_finish_relaxed(tail=True)
         assert tail == can_finish_pooled(state), (state.placed,)
         without_pools = can_finish_pooled(state, most=0)
