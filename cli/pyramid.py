@@ -82,8 +82,8 @@ def context(deal, variant) -> dict:
     return {"game": GAME, "variant": variant, "seed": None if deal is None else deal.seed}
 
 
-def describe(result: Result, deal: Deal, variant: str) -> str:
-    """The human-readable report of a solve."""
+def describe(result: Result, deal: Deal, variant: str, *, by_lemma: bool = False) -> str:
+    """The human-readable report of a solve (``by_lemma``: the hub lemma proved it lost)."""
     name = VARIANT_NAMES[variant]
     header = f"{name}, deal {deal.seed}" if deal.seed is not None else f"{name}, given deal"
     lines = [header, f"verdict: {result.verdict}"]
@@ -93,7 +93,8 @@ def describe(result: Result, deal: Deal, variant: str) -> str:
         for number, (move, slot) in enumerate(zip(result.line, fields["slots"]), start=1):
             lines.append(f"{number:4d}. {move:8s} from reserve slot {slot}")
     elif result.verdict == "lost":
-        lines[-1] += " (proven by exhaustive search with sound cuts only)"
+        lines[-1] += (" (proven by the hub lemma, docs/pyramid.md)" if by_lemma
+                      else " (proven by exhaustive search with sound cuts only)")
     else:
         limit = {"nodes": "node limit", "time": "time limit", "memory": "memory limit"}[result.limit]
         lines[-1] += f" ({limit} reached; best line placed {fields['deepest']} tiles)"
@@ -105,15 +106,15 @@ def describe(result: Result, deal: Deal, variant: str) -> str:
 def solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json) -> None:
     deal = load_deal(seed, deal_text, deal_file)
     variant = variant or "continuous"
-    result, _ = thoughtful_answer(deal, variant=variant, limits=Limits(node_limit, time_limit, table_mb))
+    result, search = thoughtful_answer(deal, variant=variant, limits=Limits(node_limit, time_limit, table_mb))
     why = None
     if result.verdict == "lost":
         from solver.pyramid.why import why_lost
-        why = why_lost(deal, variant=variant, nodes=result.nodes)
+        why = why_lost(deal, variant=variant, nodes=result.nodes, hub=search.hub)
     if as_json:
         emit_json({**context(deal, variant), **result.to_dict(), "why": why})
     else:
-        click.echo(describe(result, deal, variant))
+        click.echo(describe(result, deal, variant, by_lemma=search.hub is not None))
         if why:
             click.echo(f"why: {why}")
 

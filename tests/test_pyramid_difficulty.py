@@ -10,6 +10,7 @@ from solver.games import run_analysis
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.search import deal_kinds, solve
 from solver.pyramid.tiles import TILES
+from solver.pyramid.hub import proves_lost
 from solver.pyramid.why import WHY_NODES, why_lost
 
 
@@ -67,3 +68,17 @@ def test_rows_keep_the_nodes_stats_shows_their_distribution_and_filter_lists_see
         expected[decade][a.verdict] += 1
     assert group["difficulty"] == expected
     assert "difficulty (nodes)" in runner.invoke(cli, ["stats", db]).output
+
+
+def test_the_hub_lemma_is_named_only_where_it_gave_the_proof():
+    """A deal the lemma proves says so; a deal the search proved does not
+    borrow the lemma's words, however large its proof."""
+    deal = deal_from_seed(594292)
+    reason = proves_lost(deal, variant="continuous")
+    assert reason is not None
+    text = why_lost(deal, nodes=WHY_NODES + 1, hub=reason)
+    assert text.startswith("The hub lemma") and "no proof" in text
+    assert why_lost(deal, nodes=WHY_NODES + 1).startswith("The proof is too large")
+    out = CliRunner().invoke(cli, ["pyramid", "--seed", "594292", "--time-limit", "0.5"])
+    assert out.exit_code == 0, out.output
+    assert "proven by the hub lemma" in out.output and "why: The hub lemma" in out.output

@@ -17,7 +17,6 @@ from typing import List, Optional
 
 from solver.pyramid.deal import Deal
 from solver.pyramid.geometry import START
-from solver.pyramid.hub import proves_lost
 from solver.pyramid.reference_search import _Relaxed, can_finish_relaxed, exposed_kinds, fits_any
 from solver.pyramid.rules import Move, PyramidGame
 from solver.pyramid.tiles import KIND_DRAGON, N_KINDS, TILES
@@ -49,13 +48,14 @@ def _stall(state):
     return 144 - len(relaxed.stock) - len(relaxed.reserve), sorted(relaxed.reserve)
 
 
-def why_lost(deal: Deal, *, variant: str = "continuous", nodes: int) -> str:
-    """A sentence on why ``deal`` (proven lost by ``nodes`` positions) is lost."""
+def why_lost(deal: Deal, *, variant: str = "continuous", nodes: int, hub: Optional[str] = None) -> str:
+    """A sentence on why ``deal`` is lost: ``hub`` is the hub lemma's reason when
+    the lemma proved it (the searches' ``nodes`` then proved nothing), else the
+    search's proof took ``nodes`` positions."""
+    if hub is not None:
+        return f"The hub lemma (docs/pyramid.md): {hub}. The searches before it: {nodes:,} positions, no proof."
     size = f"Proof: {nodes:,} positions searched."
     if nodes > WHY_NODES:
-        hub = proves_lost(deal, variant=variant)
-        if hub is not None:      # the deals the searches could not refute: a short proof instead
-            return f"The hub lemma (docs/pyramid.md): {hub}. The searches before it: {nodes:,} positions, undecided."
         return f"The proof is too large to put in words. {size}"
     start = PyramidGame(deal, variant).new_initial_state()
     firsts, seen = [], set()
