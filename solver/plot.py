@@ -274,6 +274,7 @@ def deficiency_by_round(results: List[dict], out: str) -> None:
     """Continental's deficiency distribution by round, from ``solve continental odds --json``
     objects (one per round; exact or Monte Carlo): the share of hands at each deficiency,
     one line per round, on a log scale (P(meets) is the share at 0)."""
+    from solver.continental.render import lumped_span
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -289,9 +290,7 @@ def deficiency_by_round(results: List[dict], out: str) -> None:
         ds = sorted(counts)
         tag = "exact" if r["method"] == "exact" else f"{r['deals']:,} deals"
         if r.get("rest"):
-            low = r["rest"]["deficiency_at_least"]
-            tag += (f", deficiency {low}-{r['rest']['deficiency_at_most']} not drawn" if "deficiency_at_most" in r["rest"]
-                    else f", deficiency >= {low} not drawn")
+            tag += f", deficiency {lumped_span(r['rest'])} not drawn"
         xs, ys = [], []
         for d in ds:                       # a lumped middle (round 6) breaks the line
             if xs and d > xs[-1] + 1:

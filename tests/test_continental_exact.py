@@ -16,6 +16,7 @@ from solver.cext import continental as engine
 from solver.continental import exact
 from solver.continental.analysis import exact_distribution, odds
 from solver.continental.notation import Pack
+from solver.continental.render import odds_text
 from solver.continental.rules import ROUNDS
 from solver.errors import InputError
 
@@ -227,6 +228,7 @@ def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
     assert cut["rest"] == {"deficiency_at_least": 1, "deficiency_at_most": 2, "hands": whole["1"] + whole["2"],
                            "share": (whole["1"] + whole["2"]) / cut["deals"]}
     assert odds(1, max_deficiency=0)["rest"]["hands"] == sum(n for d, n in whole.items() if d != "0")
+    assert f"  1-2 {cut['rest']['share']:8.4%} (not counted one by one" in odds_text(cut)
     explicit = odds(1, max_deficiency=0, count_above=2)         # the option, whatever the default
     assert {k: v for k, v in explicit.items() if k != "seconds"} == {k: v for k, v in cut.items() if k != "seconds"}
     with pytest.raises(InputError):

@@ -52,6 +52,17 @@ def hand_text(result: Result) -> str:
     return "\n".join(lines)
 
 
+def lumped_span(rest: dict) -> str:
+    """The deficiencies an odds result's ``rest`` row lumps together: ``3-6``, or ``>=2``
+    when it runs to the top.
+
+    >>> lumped_span({"deficiency_at_least": 3, "deficiency_at_most": 6}), lumped_span({"deficiency_at_least": 2})
+    ('3-6', '>=2')
+    """
+    low = rest["deficiency_at_least"]
+    return f"{low}-{rest['deficiency_at_most']}" if "deficiency_at_most" in rest else f">={low}"
+
+
 def odds_text(result: Dict) -> str:
     lo, hi = result["ci95"]
     if result["method"] == "exact":
@@ -70,10 +81,8 @@ def odds_text(result: Dict) -> str:
         rows.append((int(d), f"  {d:>2}  {count}{v / total:8.4%}"))
     rest = result.get("rest")
     if rest:
-        span = (f"{rest['deficiency_at_least']}-{rest['deficiency_at_most']}" if "deficiency_at_most" in rest
-                else ">=" + str(rest["deficiency_at_least"]))
         rows.append((rest["deficiency_at_least"],
-                     f"  {span:>3} {rest['share']:8.4%} (not counted one by one: {rest['hands']} hands)"))
+                     f"  {lumped_span(rest):>3} {rest['share']:8.4%} (not counted one by one: {rest['hands']} hands)"))
     lines.extend(line for _, line in sorted(rows))
     return "\n".join(lines)
 
