@@ -233,11 +233,11 @@ def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
         odds(1, count_above=-1)
 
 
-def test_round_6_is_counted_to_deficiency_2_by_default():
-    """The plan, not the (minutes-long) run: round 6 counts to 0, 1 and 2, each pass with the
-    jobs its bound can shift (2-3 jokers from 1, 4 from 2) run without joker slots."""
-    assert exact.COUNTED_TO == {6: 2} and exact.COUNTED_ABOVE == {6: 6}
-    for bound, want in ((0, [0, 1, 0, 0, 0]), (1, [0, 1, 2, 3, 0]), (2, [0, 1, 2, 3, 4])):
+def test_round_6_is_counted_to_deficiency_3_by_default():
+    """The plan, not the (minutes-long) run: round 6 counts to 0, 1, 2 and 3, each pass with
+    the jobs its bound can shift (2-3 jokers from 1, 4 from 2) run without joker slots."""
+    assert exact.COUNTED_TO == {6: 3} and exact.COUNTED_ABOVE == {6: 6}
+    for bound, want in ((0, [0, 1, 0, 0, 0]), (1, [0, 1, 2, 3, 0]), (2, [0, 1, 2, 3, 4]), (3, [0, 1, 2, 3, 4])):
         jobs = exact.plan(6, threshold=bound, at_most=True).jobs
         assert [exact.shifted(jh, p) for jh, p in jobs[::3]] == want
         assert all(p.threshold == bound + exact.shifted(jh, p) and p.hand_jokers == jh - exact.shifted(jh, p)

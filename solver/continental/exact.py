@@ -631,18 +631,19 @@ def profile_deficiency(prof: tuple, *, straights: int, hand_jokers: int) -> int:
 HEAVY = {5: "2 trios + 1 straight", 6: "1 trio + 2 straights"}
 """Rounds whose rank DP is only known to finish at 2 decks with at most 2 jokers a deck."""
 
-COUNTED_TO = {6: 2}
+COUNTED_TO = {6: 3}
 """Rounds whose whole distribution does not fit in 10 minutes (the rank DP with two straights
 and a trio: docs/continental.md): by default only the hands of deficiency at most this are
 counted, exactly (:func:`distribution_to`), and the rest are lumped (``odds --max-deficiency``
-chooses another bound).  Round 6 to 2: 195 s CPU (0: 7, 1: 55, 2: 133 s)."""
+chooses another bound).  Round 6 to 3: 356 s CPU with the dominance (0: 8, 1: 42, 2: 70,
+3: 238 s)."""
 
 
 COUNTED_ABOVE = {6: 6}
 """Rounds whose default count also takes, from the top, every hand of deficiency above this
 one by one (one :func:`count_window` pass: cheap there, docs/continental.md), leaving only
 the deficiencies between :data:`COUNTED_TO` and this lumped.  Round 6 above 6 (7 and 8 one
-by one, 3-6 lumped); ``odds --count-above 5`` also gives deficiency 6."""
+by one, 4-6 lumped); ``odds --count-above 5`` also gives deficiency 6."""
 
 
 def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> Optional[str]:
