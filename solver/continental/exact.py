@@ -52,7 +52,10 @@ change no maximum: a key using more jokers and matching no more than another
 is dropped, and so is a key whose value plus everything still to come cannot
 beat a key that is already a complete-able contract; what naturals can still
 add excludes the places on cells no hand holds (:func:`_sure_misses`: a
-rotation class leaves out its trailing empty run).
+rotation class leaves out its trailing empty run).  When no card is needed
+twice a third drops a key that the same key with one combination changed
+beats on every completion (:func:`_dominance`: a straight at fewer places or
+not started, a trio fewer, and so on).
 
 **A threshold** (round 6).  To count only the hands of deficiency at most
 ``D`` the rank DP drops, at every pruning, each key whose value plus all it
@@ -368,11 +371,12 @@ def _dominance(p: Problem, f: Dict[tuple, int], r: int) -> Dict[tuple, int]:
       when ``v_Y >= v_X``; one trio more (at most 3 more places matched) when
       ``v_Y >= v_X + 3``.
 
-    Every drop moves to a key with a higher value, or the same value and fewer
-    places, heads, trios or joker slots... so no two keys drop each other (a
-    potential: value, then fewer straight places and trios placed) and the
-    maximum over the keys of every completion stays.  Sound under the rotation
-    classes' condition (straights <= decks, naturals per rank never binding).
+    Every drop, and the joker-slot dominance before it, moves to a key with a
+    higher value, or the same value and fewer places placed, or the same
+    value and places and fewer joker slots: that order is strict, so no two
+    keys drop each other and the maximum over the keys of every completion
+    stays.  Sound under the rotation classes' condition (straights <= decks,
+    naturals per rank never binding).
     """
     out = {}
     for key, v in f.items():
