@@ -19,10 +19,11 @@ with the cards so far, the empty-run bookkeeping of the rotation classes and a
 rank end maps a layer to the next.  Transitions are computed once per key and
 cached, as are each key's per-suit signature words and its sure misses by
 rank (places on cells no hand holds, ``exact._sure_misses``).  At a rank end
-(and after each cell) dominated and hopeless keys are dropped and, when the
-problem is symmetric in the suits, the state is relabelled to a canonical suit
-order (suits sorted by an invariant signature, ties tried in every order but
-suits no key names in one, the smallest entry array kept).  With
+(and after each cell) dominated and hopeless keys are dropped and, at a rank
+end, when the problem is symmetric in the suits, the state is relabelled to a
+canonical suit order (suits sorted by an invariant signature, ties tried in
+every order but suits no key names in one, the smallest entry array kept;
+inside a rank the relabelling cost more than the states it merged).  With
 ``problem.at_most`` (``exact.count_at_most``) values are capped at the target and a state that has reached it is *decided*:
 tag bit ``DECIDED``, no entries, only its cards and empty runs carried on
 (with ``problem.low`` the target is that of deficiency ``low``, and the states
@@ -802,8 +803,6 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
     cdef int64_t at, base
     cdef int v, h, top, cards
     cdef u128_t mult
-    cdef uint32_t *canon = NULL
-    cdef int64_t canoncap = 0
     for st in range(L.n):
         cards = L.tag[st] & 0xFF
         top = 0
@@ -841,17 +840,7 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
             if n < 0:                     # decided (at_most)
                 layer_add(out, tag | DECIDED, R.buf, 0, L.w[st] * mult)
                 continue
-            if R.symmetric and not R.profile and s < NS - 1:
-                if n > canoncap:
-                    canoncap = 2 * n
-                    canon = <uint32_t *>realloc(canon, canoncap * sizeof(uint32_t))
-                    if canon == NULL:
-                        raise MemoryError()
-                canonical(R, n, canon, s + 1)
-                layer_add(out, tag, canon, n, L.w[st] * mult)
-            else:
-                layer_add(out, tag, R.buf, n, L.w[st] * mult)
-    free(canon)
+            layer_add(out, tag, R.buf, n, L.w[st] * mult)     # relabelled at the rank end only
     return out
 
 
