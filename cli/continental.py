@@ -122,7 +122,7 @@ def hand(cards, seed, round_number, node_limit, time_limit, table_mb, decks, jok
               help="Exact, with a deficiency bound: also count one by one every hand of deficiency "
                    "above K (one pass from the top), lumping only the deficiencies between "
                    "(default: round 6 above 6, the others none; round 6 with --count-above 5 also "
-                   "gives 6 one by one, in 8-10 CPU minutes).")
+                   "gives 6 one by one, in about 8 CPU minutes).")
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr for the exact count (default: when stderr is a terminal).")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
