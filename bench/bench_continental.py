@@ -129,3 +129,14 @@ def test_exact_round6_distribution_to_1(benchmark):
     """Round 6, deficiency 0 and 1 as two counts to a bound (the default's first two passes)."""
     from solver.continental.exact import distribution_to
     benchmark.pedantic(distribution_to, args=(6, 1), rounds=1, iterations=1)
+
+
+@pytest.mark.parametrize("dominance", [True, False])
+def test_exact_round6_dominance(benchmark, monkeypatch, dominance):
+    """Round 6's jokerless hands (classes 3+, 2, 1) counted to deficiency 2 with the dominance of
+    one changed combination or without: the ratio is the gain (docs/continental.md, seventh
+    attempt: 1.96, 5.13, 9.37 s against 3.11, 7.44, 13.21 s)."""
+    from solver.continental import exact
+    monkeypatch.setattr(exact, "COMBINATION_DOMINANCE", dominance)
+    benchmark.extra_info["dominance"] = dominance
+    benchmark.pedantic(exact.count_window, args=(6, 2, 2), kwargs=dict(jobs=[0, 1, 2]), rounds=1, iterations=1)

@@ -19,10 +19,11 @@ with the cards so far, the empty-run bookkeeping of the rotation classes and a
 rank end maps a layer to the next.  Transitions are computed once per key and
 cached, as are each key's per-suit signature words and its sure misses by
 rank (places on cells no hand holds, ``exact._sure_misses``).  At a rank end
-(and after each cell) dominated and hopeless keys are dropped and, when the
-problem is symmetric in the suits, the state is relabelled to a canonical suit
-order (suits sorted by an invariant signature, ties tried in every order but
-suits no key names in one, the smallest entry array kept).  With
+(and after each cell) dominated and hopeless keys are dropped and, at a rank
+end, when the problem is symmetric in the suits, the state is relabelled to a
+canonical suit order (suits sorted by an invariant signature, ties tried in
+every order but suits no key names in one, the smallest entry array kept;
+inside a rank the relabelling cost more than the states it merged).  With
 ``problem.at_most`` (``exact.count_at_most``) values are capped at the target and a state that has reached it is *decided*:
 tag bit ``DECIDED``, no entries, only its cards and empty runs carried on
 (with ``problem.low`` the target is that of deficiency ``low``, and the states
@@ -85,6 +86,7 @@ DEF SMIN = 4
 DEF TMIN = 3
 DEF EMPTY_O = 0xFF
 DEF NPERM = 24
+DEF MAXC = 20          # dominance candidates per key: 3 per straight in progress or head due, 2 for the trios
 DEF DECIDED = 1 << 17   # state tag: at_most, a key has reached the target (no entries kept)
 
 cdef int PERMS[NPERM][NS]
@@ -144,6 +146,7 @@ cdef struct Run:
     int at_most       # count the hands of deficiency <= threshold as one number
     int target        # at_most: values are capped here; a complete-able key there decides
     int free          # no card is ever needed twice (straights <= decks, naturals per rank)
+    int dom           # the dominance of one changed combination at rank ends (exact.COMBINATION_DOMINANCE)
     int cells[NR]
     int ssuits
     int ntails
@@ -164,6 +167,9 @@ cdef struct Run:
     uint64_t *ksig        # [key*NS + s]: the key seen from suit s (a relabelling-invariant hash part)
     uint8_t *kmask        # suits the key names (straights in progress, heads due)
     int8_t *sure          # [(key*NR + r)*2 + mid]: places left after rank r on cells no hand holds
+    int8_t *dcnt          # [key]: its dominance candidates (the key with one combination changed)
+    uint64_t *denc        # [key*MAXC + c]: candidate c, encoded
+    int8_t *dmarg         # [key*MAXC + c]: the value it needs above the key's | 16 if only at r <= 8, 32 r <= 11
     # transition pool
     int32_t *tp_id
     int8_t *tp_gain
@@ -206,11 +212,15 @@ cdef int grow_keys(Run *R) except -1:
     R.ksig = <uint64_t *>realloc(R.ksig, c * NS * sizeof(uint64_t))
     R.kmask = <uint8_t *>realloc(R.kmask, c)
     R.sure = <int8_t *>realloc(R.sure, c * NR * 2)
+    R.dcnt = <int8_t *>realloc(R.dcnt, c)
+    R.denc = <uint64_t *>realloc(R.denc, c * MAXC * sizeof(uint64_t))
+    R.dmarg = <int8_t *>realloc(R.dmarg, c * MAXC)
     R.best = <int16_t *>realloc(R.best, c * sizeof(int16_t))
     R.touched = <int32_t *>realloc(R.touched, c * sizeof(int32_t))
     if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
             or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
-            or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL):
+            or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL
+            or R.dcnt == NULL or R.denc == NULL or R.dmarg == NULL):
         raise MemoryError()
     for i in range(old * NR, c * NR):
         R.c_start[i] = -1
@@ -262,7 +272,79 @@ cdef int32_t intern(Run *R, uint64_t x) except -1:
     R.whole[kid] = 1 if (k.o[0] == EMPTY_O and k.b[2] == 0) else 0
     key_signature(R, kid, &k)
     sure_misses(R, kid, &k)
+    dominance_keys(R, kid, &k)
     return kid
+
+
+cdef inline void dom_add(Run *R, int32_t kid, Key *y, int margin, int needs) noexcept:
+    cdef int c = R.dcnt[kid]
+    R.denc[kid * MAXC + c] = kenc(y)
+    R.dmarg[kid * MAXC + c] = <int8_t>(margin | needs)
+    R.dcnt[kid] = c + 1
+
+
+cdef void dominance_keys(Run *R, int32_t kid, Key *k) noexcept:
+    """``R.denc``, ``R.dmarg``: the keys that beat this one at a rank end when they hold
+    at least its value plus the margin (``exact._dominance``): one straight in
+    progress (not a tail) at other places or not started, one head due with
+    other heads or not started, one trio fewer or more.  Only with ``R.free``."""
+    cdef int j, o, s, p, q, t, L
+    cdef Key y
+    R.dcnt[kid] = 0
+    if not R.free:
+        return
+    for j in range(3):
+        o = k.o[j]
+        if o == EMPTY_O or (o & 3):
+            continue
+        s = o >> 6
+        p = (o >> 4) & 3
+        q = (o >> 2) & 3
+        for t in range(1, SMIN):
+            if t != p:
+                y = k[0]
+                y.o[j] = (s << 6) | (t << 4) | (q << 2)
+                dom_add(R, kid, &y, t - p if t > p else 0, 0)
+        y = k[0]
+        y.o[j] = EMPTY_O
+        y.ns -= 1
+        y.nj -= q
+        dom_add(R, kid, &y, 0, 16)
+    for j in range(3):
+        o = k.b[j]
+        if o == 0:
+            continue
+        s = o >> 4
+        L = (o >> 2) & 3
+        q = o & 3
+        for t in range(1, SMIN):
+            if t != L:
+                y = k[0]
+                y.b[j] = (s << 4) | (t << 2) | q
+                dom_add(R, kid, &y, L - t if t < L else 0, 0)
+        y = k[0]
+        y.b[j] = 0
+        y.ns -= 1
+        y.nj -= q
+        dom_add(R, kid, &y, 0, 16)
+    if k.td == 0 and k.nt > 0:
+        y = k[0]
+        y.nt -= 1
+        dom_add(R, kid, &y, 0, 32)
+    if k.td == 0 and k.nt < R.T:
+        y = k[0]
+        y.nt += 1
+        dom_add(R, kid, &y, TMIN, 0)
+
+
+cdef inline int32_t find_key(Run *R, uint64_t x) noexcept:
+    """The id of key ``x`` if it is interned, else -1 (nothing is added)."""
+    cdef int64_t j = <int64_t>(mix64(x) & <uint64_t>R.smask)
+    while R.slot[j] >= 0:
+        if R.keys[R.slot[j]] == x:
+            return R.slot[j]
+        j = (j + 1) & R.smask
+    return -1
 
 
 cdef void sure_misses(Run *R, int32_t kid, Key *k) noexcept:
@@ -721,8 +803,6 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
     cdef int64_t at, base
     cdef int v, h, top, cards
     cdef u128_t mult
-    cdef uint32_t *canon = NULL
-    cdef int64_t canoncap = 0
     for st in range(L.n):
         cards = L.tag[st] & 0xFF
         top = 0
@@ -760,17 +840,7 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
             if n < 0:                     # decided (at_most)
                 layer_add(out, tag | DECIDED, R.buf, 0, L.w[st] * mult)
                 continue
-            if R.symmetric and not R.profile and s < NS - 1:
-                if n > canoncap:
-                    canoncap = 2 * n
-                    canon = <uint32_t *>realloc(canon, canoncap * sizeof(uint32_t))
-                    if canon == NULL:
-                        raise MemoryError()
-                canonical(R, n, canon, s + 1)
-                layer_add(out, tag, canon, n, L.w[st] * mult)
-            else:
-                layer_add(out, tag, R.buf, n, L.w[st] * mult)
-    free(canon)
+            layer_add(out, tag, R.buf, n, L.w[st] * mult)     # relabelled at the rank end only
     return out
 
 
@@ -861,6 +931,8 @@ cdef int prune(Run *R, int cards, int r, int end) except -1:
             else:
                 keep[rec[i].index] = 0
         free(rec)
+    if R.dom and R.free and end:
+        combination_dominance(R, n, keep, r)
     for i in range(n):
         kid = <int32_t>(R.buf[i] >> 8)
         v = R.buf[i] & 0xFF
@@ -887,6 +959,31 @@ cdef int prune(Run *R, int cards, int r, int end) except -1:
             m += 1
     free(keep)
     return m
+
+
+cdef void combination_dominance(Run *R, int32_t n, int8_t *keep, int r) noexcept:
+    """Clear ``keep`` for the keys of ``R.buf[:n]`` (a rank end) that a candidate of
+    ``dominance_keys`` beats on every completion (``exact._dominance``)."""
+    cdef int32_t i, kid, cid
+    cdef int c, m, v
+    for i in range(n):
+        if keep[i]:
+            R.best[R.buf[i] >> 8] = <int16_t>(R.buf[i] & 0xFF)
+    for i in range(n):
+        if not keep[i]:
+            continue
+        kid = <int32_t>(R.buf[i] >> 8)
+        v = R.buf[i] & 0xFF
+        for c in range(R.dcnt[kid]):
+            m = R.dmarg[kid * MAXC + c]
+            if (m & 16 and r > NR - SMIN - 1) or (m & 32 and r > NR - 2):
+                continue
+            cid = find_key(R, R.denc[kid * MAXC + c])
+            if cid >= 0 and R.best[cid] >= v + (m & 15):
+                keep[i] = 0
+                break
+    for i in range(n):
+        R.best[R.buf[i] >> 8] = -1
 
 
 cdef inline int complete_able(Run *R, int32_t kid, int r) noexcept:
@@ -1041,6 +1138,8 @@ def rank_dp(problem, progress=None):
     R.at_most = 1 if (p.at_most and p.threshold >= 0) else 0
     R.target = R.size - p.decided_at if R.at_most else 255
     R.free = 1 if (R.S <= R.D and not R.capbind) else 0
+    from solver.continental import exact as _exact
+    R.dom = 1 if _exact.COMBINATION_DOMINANCE else 0
     if R.S > 3 or R.T > 3 or R.J > 127 or R.D > 15 or R.N > 13 or R.size > 12 + 13:
         raise ValueError("problem out of the kernel's range")
     for r in range(NR):
@@ -1062,6 +1161,9 @@ def rank_dp(problem, progress=None):
     R.ksig = <uint64_t *>malloc(R.capkeys * NS * sizeof(uint64_t))
     R.kmask = <uint8_t *>malloc(R.capkeys)
     R.sure = <int8_t *>malloc(R.capkeys * NR * 2)
+    R.dcnt = <int8_t *>malloc(R.capkeys)
+    R.denc = <uint64_t *>malloc(R.capkeys * MAXC * sizeof(uint64_t))
+    R.dmarg = <int8_t *>malloc(R.capkeys * MAXC)
     R.best = <int16_t *>malloc(R.capkeys * sizeof(int16_t))
     R.touched = <int32_t *>malloc(R.capkeys * sizeof(int32_t))
     R.smask = 2 * R.capkeys - 1
@@ -1075,6 +1177,7 @@ def rank_dp(problem, progress=None):
         if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
                 or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
                 or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
+                or R.dcnt == NULL or R.denc == NULL or R.dmarg == NULL
                 or R.tp_id == NULL or R.tp_gain == NULL or R.buf == NULL):
             raise MemoryError()
         for i in range(R.capkeys * NR):
@@ -1154,6 +1257,7 @@ def rank_dp(problem, progress=None):
         layer_free(L)
         free(R.keys); free(R.c_start); free(R.n_start); free(R.c_cell); free(R.n_cell)
         free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.ksig); free(R.kmask); free(R.sure); free(R.best); free(R.touched)
+        free(R.dcnt); free(R.denc); free(R.dmarg)
         free(R.slot); free(R.tp_id); free(R.tp_gain); free(R.buf)
 
 

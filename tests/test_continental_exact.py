@@ -235,11 +235,11 @@ def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
         odds(1, count_above=-1)
 
 
-def test_round_6_is_counted_to_deficiency_2_by_default():
-    """The plan, not the (minutes-long) run: round 6 counts to 0, 1 and 2, each pass with the
-    jobs its bound can shift (2-3 jokers from 1, 4 from 2) run without joker slots."""
-    assert exact.COUNTED_TO == {6: 2} and exact.COUNTED_ABOVE == {6: 6}
-    for bound, want in ((0, [0, 1, 0, 0, 0]), (1, [0, 1, 2, 3, 0]), (2, [0, 1, 2, 3, 4])):
+def test_round_6_is_counted_to_deficiency_3_by_default():
+    """The plan, not the (minutes-long) run: round 6 counts to 0, 1, 2 and 3, each pass with
+    the jobs its bound can shift (2-3 jokers from 1, 4 from 2) run without joker slots."""
+    assert exact.COUNTED_TO == {6: 3} and exact.COUNTED_ABOVE == {6: 6}
+    for bound, want in ((0, [0, 1, 0, 0, 0]), (1, [0, 1, 2, 3, 0]), (2, [0, 1, 2, 3, 4]), (3, [0, 1, 2, 3, 4])):
         jobs = exact.plan(6, threshold=bound, at_most=True).jobs
         assert [exact.shifted(jh, p) for jh, p in jobs[::3]] == want
         assert all(p.threshold == bound + exact.shifted(jh, p) and p.hand_jokers == jh - exact.shifted(jh, p)
@@ -444,3 +444,41 @@ def test_count_window_refuses_bad_windows():
         exact.count_window(6, 3, 2)
     with pytest.raises(InputError):
         exact.count_window(7, 1, 2)                   # no trios: the suit profiles count everything
+
+
+# the dominance of one changed combination (exact._dominance): cases where each kind drops keys
+DOMINANCE_CASES = [
+    (1, Pack(2, 0), 8, ranks(0, 1, 2, suits=3)),     # a trio placed against one to come (margin 3)
+    (6, Pack(2, 1), 6, EVERY_RANK_ONE_SUIT),         # straights at other places, heads due, the ace
+    (5, Pack(2, 0), 7, ranks(0, 1, 2, 3, 4, suits=3)),
+]
+
+
+@pytest.mark.parametrize("rnd, pack, n, cells", DOMINANCE_CASES)
+def test_dominance_counts_equal_brute_force(rnd, pack, n, cells, monkeypatch):
+    kw = dict(pack=pack, hand_size=n, cells=cells)
+    want = brute(rnd, pack, n, cells)
+    assert exact.COMBINATION_DOMINANCE
+    assert exact.distribution(rnd, engine="compiled", **kw) == want
+    assert exact.distribution(rnd, engine="python", **kw) == want
+    monkeypatch.setattr(exact, "COMBINATION_DOMINANCE", False)
+    assert exact.distribution(rnd, engine="compiled", **kw) == want
+
+
+def test_dominance_drops_the_keys_it_should():
+    """One straight one place further on and one card more beats the one behind; a trio
+    placed with 3 more beats none placed; a straight that matched nothing loses to not
+    having started it.  Keys differing in more than one combination are left alone."""
+    p = exact.plan(6, threshold=2, at_most=True).jobs[0][1]
+    behind = (((0, 1, 0, 0),), (), 1, 0, 0, 0, 0)
+    ahead = (((0, 2, 0, 0),), (), 1, 0, 0, 0, 0)
+    none = ((), (), 0, 0, 0, 0, 0)
+    assert exact._dominance(p, {behind: 3, ahead: 4}, 5) == {ahead: 4}
+    assert exact._dominance(p, {behind: 3, ahead: 3}, 5) == {behind: 3}
+    assert exact._dominance(p, {behind: 3, none: 3}, 5) == {none: 3}
+    assert exact._dominance(p, {behind: 3, none: 3}, 9) == {behind: 3, none: 3}   # too late to start
+    placed = ((), (), 0, 1, 0, 0, 0)
+    assert exact._dominance(p, {none: 1, placed: 4}, 5) == {placed: 4}
+    assert exact._dominance(p, {none: 2, placed: 4}, 5) == {none: 2, placed: 4}
+    other = (((1, 2, 0, 0),), (), 1, 1, 0, 0, 0)                  # two changes from behind
+    assert exact._dominance(p, {behind: 3, other: 9}, 5) == {behind: 3, other: 9}

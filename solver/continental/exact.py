@@ -52,7 +52,10 @@ change no maximum: a key using more jokers and matching no more than another
 is dropped, and so is a key whose value plus everything still to come cannot
 beat a key that is already a complete-able contract; what naturals can still
 add excludes the places on cells no hand holds (:func:`_sure_misses`: a
-rotation class leaves out its trailing empty run).
+rotation class leaves out its trailing empty run).  When no card is needed
+twice a third drops a key that the same key with one combination changed
+beats on every completion (:func:`_dominance`: a straight at fewer places or
+not started, a trio fewer, and so on).
 
 **A threshold** (round 6).  To count only the hands of deficiency at most
 ``D`` the rank DP drops, at every pruning, each key whose value plus all it
@@ -328,6 +331,8 @@ def _prune(p: Problem, f: Dict[tuple, int], cards: int, r: int) -> Optional[Dict
             if v > best:
                 kept[key] = v
                 best = v
+    if COMBINATION_DOMINANCE and p.straights <= p.decks and not p.cap_binds:
+        kept = _dominance(p, kept, r)
     lower = max((v for key, v in kept.items() if not key[0] and not key[1]), default=-1)
     floor = p.size - p.threshold - 1 if p.threshold >= 0 else -1   # ending at or below it is not counted
     left = p.naturals - cards
@@ -340,6 +345,69 @@ def _prune(p: Problem, f: Dict[tuple, int], cards: int, r: int) -> Optional[Dict
         if upper > max(lower, floor) or (complete_able and v == lower and v > floor):
             out[key] = v
     return out
+
+
+def _dominance(p: Problem, f: Dict[tuple, int], r: int) -> Dict[tuple, int]:
+    """The keys of ``f`` (at the end of rank ``r``) no key with one combination changed beats.
+
+    Key Y beats key X on every completion when every completion of X gives one
+    of Y ending at least as high.  Here X and Y differ in one combination only,
+    and (no card is needed twice) a place can always be filled by a drawn
+    natural, which misses it and takes nothing the rest could use; a place
+    dropped matched at most one card (a trio that lost a copy to it takes the
+    copy back).  So, with ``v`` the values:
+
+    - one straight in progress (not a tail), same suit and jokers: its future
+      places are the next ranks, ``r+1 .. r+4-p``; Y at fewer places covers
+      them and ``p_X - p_Y`` more, and beats X when ``v_Y >= v_X``; Y at more
+      places beats X when ``v_Y >= v_X + p_Y - p_X``;
+    - one head due (``L`` places at ``13-L .. 12``), same suit and jokers: Y
+      with more heads beats X when ``v_Y >= v_X``, with fewer when ``v_Y >= v_X
+      + L_X - L_Y``;
+    - that straight or head not started (one straight fewer, its jokers out of
+      the slots), when ``r <= 8``: it can start at ``r + 1`` in the same suit
+      and cover ``r+1 .. r+4``, or ``9 .. 12``; beats X when ``v_Y >= v_X``;
+    - one trio fewer, when ``r <= 11`` (it can be placed at a later rank),
+      when ``v_Y >= v_X``; one trio more (at most 3 more places matched) when
+      ``v_Y >= v_X + 3``.
+
+    Every drop, and the joker-slot dominance before it, moves to a key with a
+    higher value, or the same value and fewer places placed, or the same
+    value and places and fewer joker slots: that order is strict, so no two
+    keys drop each other and the maximum over the keys of every completion
+    stays.  Sound under the rotation classes' condition (straights <= decks,
+    naturals per rank never binding).
+    """
+    out = {}
+    for key, v in f.items():
+        if not any(f.get(c, -1) >= v + margin for c, margin in _dominators(p, key, r)):
+            out[key] = v
+    return out
+
+
+def _dominators(p: Problem, key: tuple, r: int):
+    """(key Y, margin) for :func:`_dominance`: Y beats ``key`` when its value is at least key's + margin."""
+    opens, obligs, ns, nt, nj, td, cap = key
+    for i, (s, placed, q, wrap) in enumerate(opens):
+        if wrap:
+            continue
+        rest = opens[:i] + opens[i + 1:]
+        for t in range(1, STRAIGHT_MIN):
+            if t != placed:
+                yield (tuple(sorted(rest + ((s, t, q, 0),))), obligs, ns, nt, nj, td, cap), max(0, t - placed)
+        if r <= N_RANKS - STRAIGHT_MIN - 1:
+            yield (rest, obligs, ns - 1, nt, nj - q, td, cap), 0
+    for i, (s, L, q) in enumerate(obligs):
+        rest = obligs[:i] + obligs[i + 1:]
+        for t in range(1, STRAIGHT_MIN):
+            if t != L:
+                yield (opens, tuple(sorted(rest + ((s, t, q),))), ns, nt, nj, td, cap), max(0, L - t)
+        if r <= N_RANKS - STRAIGHT_MIN - 1:
+            yield (opens, rest, ns - 1, nt, nj - q, td, cap), 0
+    if td == 0 and nt > 0 and r <= N_RANKS - 2:
+        yield (opens, obligs, ns, nt - 1, nj, td, cap), 0
+    if td == 0 and nt < p.trios:
+        yield (opens, obligs, ns, nt + 1, nj, td, cap), TRIO_MIN
 
 
 def _sure_misses(p: Problem, key: tuple, r: int, mid: bool = False) -> int:
@@ -567,18 +635,19 @@ def profile_deficiency(prof: tuple, *, straights: int, hand_jokers: int) -> int:
 HEAVY = {5: "2 trios + 1 straight", 6: "1 trio + 2 straights"}
 """Rounds whose rank DP is only known to finish at 2 decks with at most 2 jokers a deck."""
 
-COUNTED_TO = {6: 2}
+COUNTED_TO = {6: 3}
 """Rounds whose whole distribution does not fit in 10 minutes (the rank DP with two straights
 and a trio: docs/continental.md): by default only the hands of deficiency at most this are
 counted, exactly (:func:`distribution_to`), and the rest are lumped (``odds --max-deficiency``
-chooses another bound).  Round 6 to 2: 195 s CPU (0: 7, 1: 55, 2: 133 s)."""
+chooses another bound).  Round 6 to 3: 356 s CPU with the dominance (0: 8, 1: 42, 2: 70,
+3: 238 s)."""
 
 
 COUNTED_ABOVE = {6: 6}
 """Rounds whose default count also takes, from the top, every hand of deficiency above this
 one by one (one :func:`count_window` pass: cheap there, docs/continental.md), leaving only
 the deficiencies between :data:`COUNTED_TO` and this lumped.  Round 6 above 6 (7 and 8 one
-by one, 3-6 lumped); ``odds --count-above 5`` also gives deficiency 6."""
+by one, 4-6 lumped); ``odds --count-above 5`` also gives deficiency 6."""
 
 
 def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> Optional[str]:
@@ -601,6 +670,9 @@ def exact_by_default(round_number: int, pack: Pack = Pack(), joker_limit: bool =
     """Whether ``odds --method auto`` counts this round exactly (the pack is supported)."""
     return unsupported(round_number, pack, joker_limit) is None
 
+
+COMBINATION_DOMINANCE = True
+"""Drop keys beaten by the same key with one combination changed (:func:`_dominance`)."""
 
 ONE_JOKER_SHIFT = True
 """Count the hands holding one joker with the no-joker DP on their naturals (see :func:`plan`)."""
