@@ -18,7 +18,7 @@ cdef enum:
     OPT_ZONE = 512       # order-2 threats: a defender move the attacker's 2-move plan survives loses in 4
     OPT_STAGED = 1024    # the table's move (else the first killer) searched before generating
     OPT_ZONE3 = 2048     # order-3 threats: a defender move the attacker's robust 3-move threat survives loses in 6
-    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE | OPT_STAGED
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE | OPT_STAGED | OPT_ZONE3
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
@@ -932,23 +932,8 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             if zoned:
                 S.zone_plans += 1
                 S.plan_killer[ply] = zn.plan
-    if ((S.opts & OPT_ZONE3) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL) and nw == 0
-            and not zoned and depth >= 6 and -(MATE - ply - 6) <= alpha):
-        # order-3 threat: Y, three moves from its exchange, has a move after which, were it
-        # Y's turn again, no single move of X could stop all of Y's plans; a move of X that
-        # leaves that threat intact loses within 6 plies, at most alpha here (``_refutes3``)
-        if lby < 0:
-            lby = exchange_lb(st, 1 - me)
-        if lbx < 0:
-            lbx = exchange_lb(st, me)
-        if lby == 3 and lbx >= 3:
-            zoned3 = _zone3(st, &z3, S.buf + (ply + 1) * MAXMOVES, S.buf + (ply + 2) * MAXMOVES,
-                            S.plan3_killer[ply])
-            if zoned3:
-                S.zone3_threats += 1
-                S.plan3_killer[ply] = z3.first
     early = 0
-    if (S.opts & OPT_STAGED) and nw == 0 and not zoned and not zoned3 and depth >= 2:
+    if (S.opts & OPT_STAGED) and nw == 0 and not zoned and depth >= 2:
         # staged generation: the table's move (else the first killer) is searched before
         # any move is generated; nearly every cut-off comes from it (docs/boundary.md),
         # and then the node generates nothing.  Only where no threat or plan filters the
@@ -971,6 +956,23 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                 _store(S, st.hash, depth, to_tt(early_v, ply), m, TT_LOWER)
                 return early_v
             early = m
+    if ((S.opts & OPT_ZONE3) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL) and nw == 0
+            and not zoned and depth >= 6 and -(MATE - ply - 6) <= alpha):
+        # order-3 threat: Y, three moves from its exchange, has a move after which, were it
+        # Y's turn again, no single move of X could stop all of Y's plans; a move of X that
+        # leaves that threat intact loses within 6 plies, at most alpha here (``_refutes3``).
+        # Looked for only once the staged move has not cut off: where X holds, the first
+        # move nearly always shows it, and the threat would be work for nothing
+        if lby < 0:
+            lby = exchange_lb(st, 1 - me)
+        if lbx < 0:
+            lbx = exchange_lb(st, me)
+        if lby == 3 and lbx >= 3:
+            zoned3 = _zone3(st, &z3, S.buf + (ply + 1) * MAXMOVES, S.buf + (ply + 2) * MAXMOVES,
+                            S.plan3_killer[ply])
+            if zoned3:
+                S.zone3_threats += 1
+                S.plan3_killer[ply] = z3.first
     targeted = 0
     if (S.opts & OPT_TARGETED) and nw > 0:
         # generate only the moves that can block: a stone or a pyramid landing on the
