@@ -137,27 +137,32 @@ def _opts_from_env():
 def test_report_depths(capsys):
     """Where a record position's time goes (docs/boundary.md, "Why 6 and 10 back are
     harder"): each depth's null-window question on ``BOUNDARY_BACK`` (6) up to
-    ``BOUNDARY_DEPTH`` (16), ``BOUNDARY_TIME`` (60) seconds each: answer, nodes, CPU s."""
+    ``BOUNDARY_DEPTH`` (16), ``BOUNDARY_TIME`` (60) seconds each, a table of
+    ``BOUNDARY_MB`` (64) MiB: answer, nodes, CPU s, printed as each question ends (so that
+    a run stopped by ``prlimit --cpu=60`` shows how far it got)."""
     import os
     from solver.cext.boundary import Search
     mate = 10000
     pos = _record_position(int(os.environ.get("BOUNDARY_BACK", "6")))
     limit = float(os.environ.get("BOUNDARY_TIME", "60"))
-    search = Search(Board.from_position(pos), 64, 0, _opts_from_env())
-    rows = []
+    search = Search(Board.from_position(pos), int(os.environ.get("BOUNDARY_MB", "64")), 0,
+                    _opts_from_env())
+    start = time.process_time()
+    answers = []
     for depth in range(1, int(os.environ.get("BOUNDARY_DEPTH", "16")) + 1):
         alpha = mate - depth - 1 if depth % 2 else -(mate - depth)
         nodes, cpu = search.nodes, time.process_time()
         v = search.run(depth, alpha, alpha + 1, limit, 0)
         answer = "limit" if v is None else ("yes" if abs(v) > mate - 1000 else "no")
         question = "win" if depth % 2 else "loss"
-        rows.append(f"{question} within {depth}? {answer}: {search.nodes - nodes:,} nodes "
-                    f"{time.process_time() - cpu:.2f} CPU s")
+        with capsys.disabled():
+            print(f"\n{question} within {depth}? {answer}: {search.nodes - nodes:,} nodes "
+                  f"{time.process_time() - cpu:.2f} CPU s (in all {time.process_time() - start:.1f}; "
+                  f"load {os.getloadavg()[0]:.1f})", end="", flush=True)
+        answers.append(answer)
         if answer != "no":
             break
-    with capsys.disabled():
-        print("\n" + "\n".join(rows))
-    assert rows
+    assert answers
 
 
 def test_report_children(capsys):

@@ -17,12 +17,13 @@ cdef enum:
     OPT_TARGETED = 256   # generate only the moves threat first and the bound would search
     OPT_ZONE = 512       # order-2 threats: a defender move the attacker's 2-move plan survives loses in 4
     OPT_STAGED = 1024    # the table's move (else the first killer) searched before generating
-    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE | OPT_STAGED
+    OPT_ZONE3 = 2048     # order-3 threats: a defender move the attacker's robust 3-move threat survives loses in 6
+    OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE | OPT_STAGED | OPT_ZONE3
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
            "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED, "zone": OPT_ZONE,
-           "staged": OPT_STAGED}
+           "staged": OPT_STAGED, "zone3": OPT_ZONE3}
 DEFAULT_OPTS = OPT_DEFAULT
 
 cdef int TARGET[12]          # the square each pyramid must end on
@@ -154,12 +155,15 @@ cdef struct Searcher:
     int64_t zone_cuts      # defender's moves refuted by the plan without a search
     int64_t zone_static    # of those, refuted without being played (unstoppable completion)
     int64_t zone_groups    # defender's nodes where only the moves the plan needs were generated
+    int64_t zone3_threats  # defender's nodes where the attacker had a robust order-3 threat
+    int64_t zone3_cuts     # defender's moves refuted by it (generated or not) without a search
     int64_t cut_first      # nodes cut off by the first move searched
     int64_t cut_later      # nodes cut off by a later move
     int64_t all_nodes      # nodes where every move was searched (no cut-off)
     int32_t *buf
     int32_t killer[MAXPLY + 2][2]
     int32_t plan_killer[MAXPLY + 2]   # the last order-2 plan found at each ply
+    int32_t plan3_killer[MAXPLY + 2]  # the last order-3 threat's first move at each ply
     int32_t lb_pass[MAXPLY + 2]       # the child's two exchange bounds, from its parent (0: none)
     uint32_t history[NSQ][NSQ]
 
@@ -568,6 +572,133 @@ cdef bint _zone(State *st, Zone *zn, int32_t *ymoves, int32_t *scratch, int32_t 
     return True
 
 
+# -- order-3 threats (OPT_ZONE3; twin solver/boundary/threats.py) ------------------------
+
+cdef struct Zone3:
+    # What the order-3 cut knows at a defender's node (``_zone3``).
+    int32_t first         # Y's first move m1
+    uint64_t needs1       # the squares m1 needs free (Y's bases left out)
+    uint64_t all_needs    # m1's and every plan's needed squares
+    int nplans
+    uint64_t plans[64]    # each plan's needed squares (Y's bases left out)
+
+
+cdef int _robust_plans(State *st, int32_t *ymoves, uint64_t *out) noexcept nogil:
+    """Y to move with bound 2: the squares (Y's bases left out: X never lands there) each
+    of Y's bound-lowering moves needs free, for those after which Y has a completing move
+    that needs no square empty (nothing X does can stop it); at most 64, how many."""
+    cdef int y = st.side, n, i, j, nw, k = 0
+    cdef uint64_t land_ok[NSQ]
+    cdef uint64_t req[64]
+    cdef int pre[2]
+    _prefixes(st, y, pre)
+    _improving(st, pre, land_ok)
+    n = gen_filtered(st, ymoves, MAXMOVES, land_ok, 0)
+    for i in range(n):
+        make(st, ymoves[i])                      # X to move
+        if exchange_lb(st, y) == 1:
+            nw = _win_paths(st, req)
+            for j in range(nw):
+                if req[j] == 0:
+                    if k < 64:
+                        out[k] = _needs(ymoves[i]) & ~BASE_MASK[y]
+                        k += 1
+                    break
+        unmake(st, ymoves[i])
+    return k
+
+
+cdef bint _unhittable(const uint64_t *plans, int n, uint64_t skip) noexcept nogil:
+    """Of the plans whose squares ``skip`` does not meet, at least one remains and no two
+    squares meet every one (a move fills at most two: its pyramid's and its stone's
+    landing).  A pair (a, b) meeting all has a in the first plan's squares, and b in every
+    plan without a: so for each a there, the squares common to the plans without a."""
+    cdef int i, a, first = -1
+    cdef uint64_t m0, inter
+    for i in range(n):
+        if not (plans[i] & skip):
+            if plans[i] == 0:
+                return True
+            if first < 0:
+                first = i
+    if first < 0:
+        return False
+    m0 = plans[first]
+    while m0:
+        a = lsb(m0)
+        m0 &= m0 - 1
+        inter = BOARD
+        for i in range(first, n):
+            if not (plans[i] & skip) and not ((plans[i] >> a) & 1):
+                inter &= plans[i]
+        if inter:
+            return False
+    return True
+
+
+cdef bint _threat3(State *st, int32_t m1, Zone3 *z3, int32_t *scratch) noexcept nogil:
+    """Y to move: after Y's ``m1``, were it Y's turn again, Y's bound is 2 and its plans
+    (``_robust_plans``) cannot all be stopped by one move; fills ``z3`` if so."""
+    cdef int y = st.side, i
+    cdef bint found = False
+    make(st, m1)                                 # X to move
+    if exchange_lb(st, y) == 2:
+        st.side = y                              # X passes
+        st.hash ^= Z_SIDE
+        z3.nplans = _robust_plans(st, scratch, z3.plans)
+        st.side = 1 - y
+        st.hash ^= Z_SIDE
+        found = _unhittable(z3.plans, z3.nplans, 0)
+    unmake(st, m1)
+    if found:
+        z3.first = m1
+        z3.needs1 = _needs(m1) & ~BASE_MASK[y]
+        z3.all_needs = z3.needs1
+        for i in range(z3.nplans):
+            z3.all_needs |= z3.plans[i]
+    return found
+
+
+cdef bint _zone3(State *st, Zone3 *z3, int32_t *ymoves, int32_t *scratch, int32_t first) noexcept nogil:
+    """An order-3 threat of the side not to move, Y (exchange bound 3), against the side
+    to move X: Y's bound-lowering move m1 (``first``, the sibling's, tried before Y's
+    moves are generated) after which Y, to move again, would have plans no single move
+    of X stops (``_threat3``).  False if there is none."""
+    cdef int me = st.side, y = 1 - st.side, n, i
+    cdef bint found = False
+    cdef uint64_t land_ok[NSQ]
+    cdef int pre[2]
+    st.side = y
+    st.hash ^= Z_SIDE
+    _prefixes(st, y, pre)
+    if first and _is_legal(st, first, scratch) and _move_delta(st, first, pre) < 0:
+        found = _threat3(st, first, z3, scratch)
+    if not found:
+        _improving(st, pre, land_ok)
+        n = gen_filtered(st, ymoves, MAXMOVES, land_ok, 0)
+        for i in range(n):
+            if ymoves[i] != first and _threat3(st, ymoves[i], z3, scratch):
+                found = True
+                break
+    st.side = me
+    st.hash ^= Z_SIDE
+    return found
+
+
+cdef inline bint _refutes3(const State *st, const Zone3 *z3, int32_t x, int lbx,
+                           const int *pre) noexcept nogil:
+    """X's move ``x`` loses within 6 plies: it fills no square m1 needs (so m1 stays legal),
+    leaves X's bound at 3 or more (X cannot complete in its next two moves), and the plans
+    it does not fill still cannot all be stopped by X's next move; then after m1, X's
+    reply, a surviving plan and any reply, Y completes (docs/boundary.md)."""
+    cdef uint64_t placed = _landings(x)
+    if placed & z3.needs1:
+        return False
+    if lbx + _move_delta(st, x, pre) < 3:
+        return False
+    return _unhittable(z3.plans, z3.nplans, placed)
+
+
 cdef inline bint _repeats(const uint64_t *path, int ply, uint64_t key) noexcept nogil:
     """``key`` (a position at ``ply``) is on the path two, four, ... plies up."""
     cdef int i = ply - 2
@@ -681,8 +812,9 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
     cdef int n, i, j, k, best, v, bi, orig_alpha, bestmove = 0, ttmove = 0, me, lbx = -1, lby = -1
     cdef int bound, nw, kept, searched = 0, targeted, early_v = 0, passed
     cdef int32_t early
-    cdef bint zoned = False
+    cdef bint zoned = False, zoned3 = False
     cdef Zone zn
+    cdef Zone3 z3
     cdef uint64_t need
     cdef uint64_t land_ok[NSQ]
     cdef uint64_t req[64]
@@ -824,6 +956,23 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                 _store(S, st.hash, depth, to_tt(early_v, ply), m, TT_LOWER)
                 return early_v
             early = m
+    if ((S.opts & OPT_ZONE3) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL) and nw == 0
+            and not zoned and depth >= 6 and -(MATE - ply - 6) <= alpha):
+        # order-3 threat: Y, three moves from its exchange, has a move after which, were it
+        # Y's turn again, no single move of X could stop all of Y's plans; a move of X that
+        # leaves that threat intact loses within 6 plies, at most alpha here (``_refutes3``).
+        # Looked for only once the staged move has not cut off: where X holds, the first
+        # move nearly always shows it, and the threat would be work for nothing
+        if lby < 0:
+            lby = exchange_lb(st, 1 - me)
+        if lbx < 0:
+            lbx = exchange_lb(st, me)
+        if lby == 3 and lbx >= 3:
+            zoned3 = _zone3(st, &z3, S.buf + (ply + 1) * MAXMOVES, S.buf + (ply + 2) * MAXMOVES,
+                            S.plan3_killer[ply])
+            if zoned3:
+                S.zone3_threats += 1
+                S.plan3_killer[ply] = z3.first
     targeted = 0
     if (S.opts & OPT_TARGETED) and nw > 0:
         # generate only the moves that can block: a stone or a pyramid landing on the
@@ -853,6 +1002,17 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             land_ok[i] |= zn.needs
         n = gen_filtered(st, moves, MAXMOVES, land_ok, zn.needs)
         targeted = 3
+    elif (S.opts & OPT_TARGETED) and zoned3:
+        # a move filling no square of the threat (m1's or a plan's) and, X three moves from
+        # its own exchange, not lowering X's bound is refuted: generate only the others
+        if lbx == 3:
+            _improving(st, pre, land_ok)
+        else:
+            memset(land_ok, 0, sizeof(land_ok))
+        for i in range(NSQ):
+            land_ok[i] |= z3.all_needs
+        n = gen_filtered(st, moves, MAXMOVES, land_ok, z3.all_needs)
+        targeted = 4
     else:
         n = gen_moves(st, moves)
     if n == 0 and (targeted == 0 or not has_move(st)):
@@ -873,10 +1033,11 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                     return v
             unmake(st, moves[i])
     best = -MATE - 1
-    if targeted == 3:
-        # the moves not generated lose within 4 (at most alpha: they fail low)
-        S.zone_groups += 1
-        best = -(MATE - ply - 4)
+    if targeted == 3 or targeted == 4:
+        # the moves not generated lose within 4 (order 3: within 6; at most alpha: they
+        # fail low)
+        S.zone_groups += targeted == 3
+        best = -(MATE - ply - 4) if targeted == 3 else -(MATE - ply - 6)
         bestmove = ttmove
         if bestmove == 0:
             if n > 0:
@@ -979,6 +1140,12 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
                 best = -(MATE - ply - 4)
                 bestmove = m
             continue
+        if zoned3 and _refutes3(st, &z3, m, lbx, pre):
+            S.zone3_cuts += 1
+            if -(MATE - ply - 6) > best:
+                best = -(MATE - ply - 6)
+                bestmove = m
+            continue
         if i + 1 >= LAZY_PICKS and i + 1 < n:
             # the next move is fixed (sorted): its child's table entry is on its way while
             # this child is searched (the probe is a cache miss)
@@ -1024,7 +1191,7 @@ cdef class Search:
             raise ValueError("tt_mb must be >= 1")
         if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
             raise ValueError("tt_entries must be 0 or a power of two")
-        assert 0 <= opts < 2048, "opts: a mask of OPTIONS"
+        assert 0 <= opts < 4096, "opts: a mask of OPTIONS"
         if tt_entries:
             entries = <uint64_t>tt_entries
         else:
@@ -1075,6 +1242,7 @@ cdef class Search:
                 "threat_cuts": int(self.S.threat_cuts), "cut_first": int(self.S.cut_first),
                 "zone_plans": int(self.S.zone_plans), "zone_cuts": int(self.S.zone_cuts),
                 "zone_static": int(self.S.zone_static), "zone_groups": int(self.S.zone_groups),
+                "zone3_threats": int(self.S.zone3_threats), "zone3_cuts": int(self.S.zone3_cuts),
                 "cut_later": int(self.S.cut_later), "all_nodes": int(self.S.all_nodes)}
 
     @property
@@ -1210,6 +1378,35 @@ def order2_cut(Board board, first=None):
             if r == 2:
                 static.append(decode_move(buf[i]))
         return decode_move(zn.plan), refuted, static
+    finally:
+        free(buf)
+
+
+def order3_cut(Board board, first=None):
+    """The order-3 cut at ``board`` as the search makes it: ``(m1, refuted)``, Y's first
+    move of a threat (``_zone3``, with ``first`` a sibling's m1, any move; None when the
+    side not to move has none, its bound is not 3 or the side to move's is below 3) and
+    the legal moves of the side to move it refutes (``_refutes3``, generation order).
+    Twin: ``solver.boundary.threats.refutes3``."""
+    cdef Zone3 z3
+    cdef State st = board.st
+    cdef int32_t *buf
+    cdef int n, i, lbx
+    cdef int pre[2]
+    if (board.winner() is not None or exchange_lb(&st, 1 - st.side) != 3
+            or exchange_lb(&st, st.side) < 3):
+        return None, []
+    buf = <int32_t *>malloc(sizeof(int32_t) * MAXMOVES * 2)
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        if not _zone3(&st, &z3, buf, buf + MAXMOVES, encode_move(first) if first is not None else 0):
+            return None, []
+        lbx = exchange_lb(&st, st.side)
+        _prefixes(&st, st.side, pre)
+        n = gen_moves(&st, buf)
+        refuted = [decode_move(buf[i]) for i in range(n) if _refutes3(&st, &z3, buf[i], lbx, pre)]
+        return decode_move(z3.first), refuted
     finally:
         free(buf)
 
