@@ -25,6 +25,7 @@ from typing import Optional
 
 from solver.pyramid.deal import Deal, deal_from_seed
 from solver.pyramid.hub import proves_lost
+from solver.pyramid.sat import MIN_QUESTION
 from solver.pyramid.search import DEFAULT_TABLE_MB, SolveResult, solve
 from solver.pyramid.reference_search import empty_near
 from solver.pyramid.rules import PyramidState, kinds_fit
@@ -52,8 +53,9 @@ and leaves the tail 42 s (docs/pyramid.md, "Sixty seconds of CPU")."""
 SAT_SHARE = 0.1
 """Of a deal's time limit, the part kept from the tail search for the SAT stage
 (:mod:`solver.pyramid.sat`), on a deal whose longest line known is short
-(:data:`SAT_DEEPEST`): 6 s of 60.  The tail search's slowest decided deal of the
-million, Wild Dragons 388074, took 25 s of the 42 s it had, so 36 s still cover it
+(:data:`SAT_DEEPEST`): 6 s of 60 (none when it would be under
+``sat.MIN_QUESTION``).  The tail search's slowest decided deal of the million,
+Wild Dragons 388074, took 25 s of the 42 s it had, so 36 s still cover it
 (docs/pyramid.md, "The early game by SAT")."""
 SAT_DEEPEST = 30
 """The SAT stage runs only where no line known places more tiles: past that its
@@ -99,7 +101,8 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
         if left <= 0:                     # the main search used it all (it checks every 1,024 nodes)
             first.limit = "time"
             return first
-        time_limit = max(left - (SAT_SHARE * total if short else 0.0), left / 2)
+        keep = SAT_SHARE * total if short and SAT_SHARE * total >= MIN_QUESTION else 0.0
+        time_limit = max(left - keep, left / 2)
     r = settle(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
     r.nodes += first.nodes
     r.seconds += first.seconds
