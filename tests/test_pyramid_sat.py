@@ -133,3 +133,24 @@ def test_the_stage_after_the_tail_proves_and_wins():
     nothing = SolveResult("unknown", "continuous", deepest=13, limit="time", seed=324)
     assert after_tail(deal_from_seed(324), nothing, variant="continuous", time_limit=0,
                       conflict_limit=None).verdict == "unknown"
+
+
+def test_the_tail_keeps_time_for_the_stage_only_under_a_large_limit(monkeypatch):
+    """At the retry's 60 s the tail search has all the time the main search left and no
+    stage runs; from tail.SAT_FROM it keeps tail.SAT_SHARE for the stage, on short lines only."""
+    from solver.pyramid import tail
+
+    given, staged = [], []
+
+    def fake_settle(deal, *, variant, node_limit, time_limit, table_mb):
+        given.append(time_limit)
+        return SolveResult("unknown", variant, limit="time", cpu_seconds=time_limit, deepest=20)
+
+    monkeypatch.setattr(tail, "settle", fake_settle)
+    monkeypatch.setattr(tail, "after_tail", lambda deal, r, **kw: staged.append(kw["time_limit"]) or r)
+    deal = deal_from_seed(764002)
+    for total, deepest in ((60, 20), (200, 20), (200, 40)):
+        first = SolveResult("unknown", "continuous", limit="time", cpu_seconds=0.3 * total, deepest=deepest)
+        tail.after_unknown(deal, first, variant="continuous", node_limit=10 ** 9, time_limit=total, table_mb=64)
+    assert given == pytest.approx([42, 140 - 20, 140])
+    assert staged == pytest.approx([20])

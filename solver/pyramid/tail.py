@@ -25,7 +25,6 @@ from typing import Optional
 
 from solver.pyramid.deal import Deal, deal_from_seed
 from solver.pyramid.hub import proves_lost
-from solver.pyramid.sat import MIN_QUESTION
 from solver.pyramid.search import DEFAULT_TABLE_MB, SolveResult, solve
 from solver.pyramid.reference_search import empty_near
 from solver.pyramid.rules import PyramidState, kinds_fit
@@ -53,10 +52,15 @@ and leaves the tail 42 s (docs/pyramid.md, "Sixty seconds of CPU")."""
 SAT_SHARE = 0.1
 """Of a deal's time limit, the part kept from the tail search for the SAT stage
 (:mod:`solver.pyramid.sat`), on a deal whose longest line known is short
-(:data:`SAT_DEEPEST`): 6 s of 60 (none when it would be under
-``sat.MIN_QUESTION``).  The tail search's slowest decided deal of the million,
-Wild Dragons 388074, took 25 s of the 42 s it had, so 36 s still cover it
-(docs/pyramid.md, "The early game by SAT")."""
+(:data:`SAT_DEEPEST`), under a time limit of at least :data:`SAT_FROM`."""
+SAT_FROM = 120.0
+"""The smallest time limit (CPU seconds) under which the tail search keeps
+:data:`SAT_SHARE` for the SAT stage.  Not at the retry's 60 s: there the stage
+decided none of the five deals left (docs/pyramid.md, "The early game by SAT"),
+and the tail search needs its time: Wild Dragons 388074, lost in 43 s of CPU in
+the million's retry, is undecided in 60 s at today's load with or without 6 s
+kept back.  Under a larger limit the stage's 10% is the cheapest place to look
+for a longer line or a proof."""
 SAT_DEEPEST = 30
 """The SAT stage runs only where no line known places more tiles: past that its
 clauses grow and every deal left unknown so far dies by 27 tiles."""
@@ -101,7 +105,7 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
         if left <= 0:                     # the main search used it all (it checks every 1,024 nodes)
             first.limit = "time"
             return first
-        keep = SAT_SHARE * total if short and SAT_SHARE * total >= MIN_QUESTION else 0.0
+        keep = SAT_SHARE * total if short and total >= SAT_FROM else 0.0
         time_limit = max(left - keep, left / 2)
     r = settle(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
     r.nodes += first.nodes
@@ -109,7 +113,8 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
     r.cpu_seconds += first.cpu_seconds
     if r.verdict != "won" and first.deepest > r.deepest:
         r.deepest, r.best_line, r.best_source = first.deepest, first.best_line, first.best_source
-    if r.verdict == "unknown" and r.limit == "time" and short and r.deepest <= SAT_DEEPEST:
+    if r.verdict == "unknown" and r.limit == "time" and short and r.deepest <= SAT_DEEPEST \
+            and (not total or total >= SAT_FROM):
         r = after_tail(deal, r, variant=variant, time_limit=total and total - r.cpu_seconds,
                        conflict_limit=node_limit)
     return r
