@@ -52,6 +52,7 @@ class SolveResult:
     longest_exact: bool = False    # no line places more tiles than best_line (won: always)
     best_source: Optional[str] = None   # not won: "search" (the contract adds "greedy", "lookahead")
     hub: Optional[str] = None      # lost by the hub lemma (solver.pyramid.hub): its reason
+    sat: Optional[str] = None      # decided by the SAT stage (solver.pyramid.sat): how
 
     @property
     def moves(self) -> List[Move]:

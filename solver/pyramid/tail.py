@@ -20,6 +20,7 @@ replayed by the checker as every line of the kernel is; soundness of a
 """
 from __future__ import annotations
 
+import time
 from typing import Optional
 
 from solver.pyramid.deal import Deal, deal_from_seed
@@ -46,6 +47,23 @@ in 5.7 s of CPU by the tail alone, undecided after 60 s by the main search;
 710514: 9.3 s against 38.6 s), but not always (Wild Dragons 22784: won in
 16.1 s by the main search, 33.8 s by the tail): 30% of 60 s covers that one
 and leaves the tail 42 s (docs/pyramid.md, "Sixty seconds of CPU")."""
+
+
+SAT_SHARE = 0.1
+"""Of a deal's time limit, the part kept from the tail search for the SAT stage
+(:mod:`solver.pyramid.sat`), on a deal whose longest line known is short
+(:data:`SAT_DEEPEST`), under a time limit of at least :data:`SAT_FROM`."""
+SAT_FROM = 120.0
+"""The smallest time limit (CPU seconds) under which the tail search keeps
+:data:`SAT_SHARE` for the SAT stage.  Not at the retry's 60 s: there the stage
+decided none of the five deals left (docs/pyramid.md, "The early game by SAT"),
+and the tail search needs its time: Wild Dragons 388074, lost in 43 s of CPU in
+the million's retry, is undecided in 60 s at today's load with or without 6 s
+kept back.  Under a larger limit the stage's 10% is the cheapest place to look
+for a longer line or a proof."""
+SAT_DEEPEST = 30
+"""The SAT stage runs only where no line known places more tiles: past that its
+clauses grow and every deal left unknown so far dies by 27 tiles."""
 
 
 def main_time_limit(time_limit: Optional[float]) -> Optional[float]:
@@ -81,18 +99,58 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
     if why is not None:                   # the hub lemma (solver.pyramid.hub): lost, no search needed
         first.verdict, first.limit, first.hub = "lost", None, why
         return first
+    total, short = time_limit, first.deepest <= SAT_DEEPEST
     if time_limit:
         left = time_limit - first.cpu_seconds
         if left <= 0:                     # the main search used it all (it checks every 1,024 nodes)
             first.limit = "time"
             return first
-        time_limit = left
+        keep = SAT_SHARE * total if short and total >= SAT_FROM else 0.0
+        time_limit = max(left - keep, left / 2)
     r = settle(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
     r.nodes += first.nodes
     r.seconds += first.seconds
     r.cpu_seconds += first.cpu_seconds
     if r.verdict != "won" and first.deepest > r.deepest:
         r.deepest, r.best_line, r.best_source = first.deepest, first.best_line, first.best_source
+    if r.verdict == "unknown" and r.limit == "time" and short and r.deepest <= SAT_DEEPEST \
+            and (not total or total >= SAT_FROM):
+        r = after_tail(deal, r, variant=variant, time_limit=total and total - r.cpu_seconds,
+                       conflict_limit=node_limit)
+    return r
+
+
+def after_tail(deal: Deal, r: SolveResult, *, variant: str, time_limit: Optional[float],
+               conflict_limit: Optional[int]) -> SolveResult:
+    """The SAT stage (:func:`solver.pyramid.sat.settle`) on a deal both searches
+    left unknown (``r``) on the time limit (a node limit was the caller's choice
+    of a quick answer: a batch's first pass), with the CPU seconds left and at most
+    ``conflict_limit`` conflicts a question: ``lost`` when no line places some
+    number of tiles (``sat`` says how many), ``won`` when the exact search wins
+    after a line the solver found (the whole line replayed by the checker), else
+    ``r`` with the solver's longer line if it found one."""
+    if time_limit is not None and time_limit <= 0:
+        return r
+    from solver.pyramid import sat
+
+    t0, c0 = time.perf_counter(), time.thread_time()
+    verdict, last, won = sat.settle(deal, variant=variant, deepest=r.deepest, time_limit=time_limit,
+                                    conflict_limit=conflict_limit)
+    spent = time.thread_time() - c0
+    if verdict == "won":
+        won.nodes += r.nodes
+        won.seconds += r.seconds + time.perf_counter() - t0
+        won.cpu_seconds = r.cpu_seconds + spent
+        won.sat = f"the exact search won after the solver's first {len(last.line)} moves"
+        return won
+    r.seconds += time.perf_counter() - t0
+    r.cpu_seconds += spent
+    if verdict == "lost":
+        r.verdict, r.limit = "lost", None
+        r.sat = (f"no line places {last.k} tiles (CaDiCaL: unsatisfiable, {last.conflicts:,} conflicts, "
+                 f"{last.variables:,} variables, {last.clauses:,} clauses)")
+    elif last is not None and last.k > r.deepest:
+        r.deepest, r.best_line, r.best_source = last.k, list(last.line), "sat"
     return r
 
 

@@ -1,0 +1,64 @@
+"""The SAT stage's figures (docs/pyramid.md, "The early game by SAT").
+
+    python bench/pyramid_sat.py reach VARIANT SECONDS K[,K...] SEED...   # the solver alone
+    python bench/pyramid_sat.py cubes VARIANT SECONDS K SEED...          # one question per first tile
+    python bench/pyramid_sat.py deal VARIANT SEED...                     # the analysis, retry limits
+
+``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
+CPU each.  ``cubes``: the same question split by the kind of the first tile.
+``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
+as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
+with what the SAT stage said.  CPU seconds of the process.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+from solver.game import Limits
+from solver.pyramid.contract import thoughtful_answer
+from solver.pyramid.deal import deal_from_seed
+from solver.pyramid.geometry import START
+from solver.pyramid.rules import Move
+from solver.pyramid.sat import reach
+from solver.pyramid.tiles import TILES
+
+
+def _load() -> str:
+    return open("/proc/loadavg").read().split()[0]
+
+
+def main(argv) -> None:
+    mode, variant = argv[0], argv[1]
+    if mode == "deal":
+        for seed in map(int, argv[2:]):
+            c0 = time.process_time()
+            res, r = thoughtful_answer(deal_from_seed(seed), variant=variant,
+                                       limits=Limits(node_limit=10 ** 9, time_limit=60, table_mb=1024))
+            print(variant, seed, res.verdict, res.limit, res.nodes, f"search_seconds {res.fields['search_seconds']:.1f}",
+                  f"cpu {time.process_time() - c0:.1f}", f"deepest {r.deepest} ({r.best_source})",
+                  f"sat: {r.sat}", f"load {_load()}", flush=True)
+        return
+    seconds = float(argv[2])
+    if mode == "reach":
+        for seed in map(int, argv[4:]):
+            for k in map(int, argv[3].split(",")):
+                r = reach(deal_from_seed(seed), k, variant=variant, time_limit=seconds)
+                print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
+                      f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)),
+                      f"load {_load()}", flush=True)
+        return
+    k = int(argv[3])
+    for seed in map(int, argv[4:]):
+        deal, seen = deal_from_seed(seed), set()
+        for face in deal.faces[:9]:
+            if TILES[face].kind in seen:
+                continue
+            seen.add(TILES[face].kind)
+            r = reach(deal, k, variant=variant, prefix=[Move(face, START)], time_limit=seconds)
+            print(variant, seed, k, TILES[face].token, r.status, f"cpu {r.cpu_seconds:.1f}",
+                  f"conflicts {r.conflicts}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,408 @@
+"""Can ``K`` moves be played?  The early game as a SAT problem (CaDiCaL, via PySAT).
+
+Every line of the deals the searches leave unknown dies within some 25 tiles, so
+a deal is lost as soon as no legal sequence of ``K`` placements exists for one
+``K``: a bounded planning question, which a CDCL solver answers completely.
+:func:`reach` encodes it (below) and asks CaDiCaL 1.9.5 (``python-sat``); UNSAT
+proves that no line places ``K`` tiles, so the deal is lost; SAT gives ``K``
+moves, which are replayed by the reference rules before they are returned.
+
+**The encoding is the rules** (rules/pyramid.md), over steps ``0..K-1`` (step
+``t`` is the ``t+1``-th move) and the tiles ``0..K+7`` of the deal (the only
+ones that can be in the reserves in ``K`` moves):
+
+- ``f[p][t]``: position ``p`` is filled after step ``t`` (monotone in ``t``);
+  exactly one position is new at each step, and the first is ``1e5``.
+- ``x[i][p]``: tile ``i`` stands on ``p``; a filled position holds exactly one
+  tile, a tile stands on at most one position, and tile ``i`` is not on a
+  position filled before step ``i - 8`` (at step ``t`` the reserves hold tiles
+  up to ``t + 8``: 9 reserve slots, refilled one per move).
+- *Open:* a position above level 1 is filled only after the position below it
+  and that position's four side neighbours.  A level-1 position (not the first)
+  is filled only after a side neighbour, which its anchor gives.
+- *Fit:* a filled position but the first has an *anchor* ``a[p][q]``: a side or
+  below neighbour ``q`` filled at an earlier step whose kind fits ``p``'s.
+
+Implied clauses, true of every line, which the solver could not find alone (a
+count is a pigeonhole, exponential for resolution): ``u[i][t]``, tile ``i`` placed
+by step ``t``, with exactly ``t + 1`` of the tiles drawn by then placed (a
+totalizer); and, at the level of kinds, a tile placed at step ``t`` fits a kind
+of which a tile was placed by ``t - 1`` (its anchor's), where the first tile of
+a kind stands for the kind (same-kind tiles go down in drawing order, below).
+Without them Continuous 324 (lost in 9 nodes by the search) is undecided by
+CaDiCaL at 15 moves after 60 s; with the count 32 s; with both 0.6 s.
+:meth:`Encoding._canonical_order` adds a partial-order reduction (independent
+moves in a row in a fixed order), also sound.
+
+Two choices prune only symmetric copies, so UNSAT still means "no line": tiles of
+one kind play the same, and an earlier-drawn tile is available no later, so any
+line can trade same-kind tiles until each kind is placed in drawing order (tile
+``i`` placed by step ``t`` whenever a later tile ``j`` of its kind is); and the
+rules do not depend on where a tile stands, only on which tiles touch, so a line
+can be turned (8 symmetries of the square about ``e5``) so that its second move
+is on ``1f5`` and then reflected through the ``e``-``f`` row so that its third
+is not on rank 4 (both positions of the first two moves are fixed by that
+reflection).  These two apply only from the empty board (no ``prefix`` beyond
+the first move).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from solver.pyramid.deal import RESERVE_SLOTS, Deal
+from solver.pyramid.geometry import BELOW, POSITIONS, SIDES, START, position_index
+from solver.pyramid.rules import FIT, Move, PyramidGame
+from solver.pyramid.tiles import TILES
+
+SECOND = position_index("1f5")
+RANK4 = (position_index("1e4"), position_index("1f4"))
+CONFLICT_ROUND = 2_000
+"""Conflicts between two readings of the clock (about 0.3-1 s on the hard deals)."""
+SAT_UP_TO = 40
+"""The SAT stage asks for at most this many moves: every line of the deals it is
+for dies by 30 tiles, and past that the clauses only grow."""
+MIN_QUESTION = 1.5
+"""CPU seconds below which no new question is asked: writing and loading the
+clauses of 24 moves (370,000) takes about 1 s, and cannot be interrupted."""
+FINISH_NODES = 100_000
+"""Nodes of the exact search from a ``sat`` line, to try to win from there."""
+
+
+def _requirements(p: int) -> set:
+    """The positions that must be filled before ``p`` can open (above level 1)."""
+    below = BELOW[p]
+    if below is None:
+        return set()
+    need = {below, *SIDES[below]}
+    for q in list(need):
+        need |= _requirements(q)
+    return need
+
+
+def _earliest() -> List[int]:
+    """A lower bound on the step at which each position can be filled: level 1
+    its distance from ``1e5`` (the level-1 tiles stay joined by sides); above,
+    after every position it needs (distinct positions, one per step)."""
+    e = [0] * len(POSITIONS)
+    start = POSITIONS[START]
+    for p in POSITIONS:
+        if p.level == 1:
+            e[p.index] = abs(p.file - start.file) + abs(p.rank - start.rank)
+        else:
+            need = _requirements(p.index)
+            e[p.index] = max(len(need), max(e[q] + 1 for q in need))
+    return e
+
+
+EARLIEST = _earliest()
+
+
+@dataclass
+class Reach:
+    """The answer of :func:`reach`: ``status`` is ``sat`` (``line``: ``K`` legal
+    moves from the deal's start, replayed), ``unsat`` (no line places ``K``
+    tiles) or ``unknown`` (the time or conflict budget ran out)."""
+
+    status: str
+    k: int
+    line: List[Move] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+    variables: int = 0
+    clauses: int = 0
+    conflicts: int = 0
+
+
+class Encoding:
+    """The clauses of "``k`` moves can be played" for one deal and variant."""
+
+    def __init__(self, kinds: Sequence[int], k: int, *, variant: str = "continuous",
+                 prefix: Sequence[Tuple[int, int]] = (), order: bool = True,
+                 count: bool = True):
+        """``kinds``: the deal's kinds in order; ``prefix``: (kind, position)
+        moves fixed as the first steps (they must be legal)."""
+        from pysat.card import CardEnc, EncType
+        from pysat.formula import IDPool
+
+        self.k, self.kinds, self.variant = k, list(kinds), variant
+        self.pool = IDPool()
+        self.clauses: List[List[int]] = []
+        fit = FIT[variant]
+        n_tiles = min(len(kinds), k + RESERVE_SLOTS - 1)
+        self.tiles = list(range(n_tiles))
+        live = [p.index for p in POSITIONS if EARLIEST[p.index] < k]
+        self.live = live
+        var = self.pool.id
+        add = self.clauses.append
+
+        def f(p: int, t: int) -> Optional[int]:
+            """The literal "p filled after step t", or None when it is false."""
+            if t < EARLIEST[p] or t < 0:
+                return None
+            return var(("f", p, min(t, k - 1)))
+
+        self.f = f
+        for p in live:
+            for t in range(EARLIEST[p], k - 1):
+                add([-f(p, t), f(p, t + 1)])
+        # exactly one new position a step
+        self.new: Dict[Tuple[int, int], int] = {}
+        for t in range(k):
+            news = []
+            for p in live:
+                if t < EARLIEST[p]:
+                    continue
+                n = var(("n", p, t))
+                self.new[p, t] = n
+                before = f(p, t - 1)
+                add([-n, f(p, t)])
+                if before is not None:
+                    add([-n, -before])
+                    add([n, -f(p, t), before])
+                else:
+                    add([n, -f(p, t)])
+                news.append(n)
+            add(news)
+            self._extend(CardEnc.atmost(news, 1, vpool=self.pool, encoding=EncType.seqcounter))
+        add([f(START, 0)])
+        # tiles on positions
+        by_kind: Dict[int, List[int]] = {}
+        for i in self.tiles:
+            by_kind.setdefault(self.kinds[i], []).append(i)
+        self.x = {(i, p): var(("x", i, p)) for i in self.tiles for p in live}
+        for p in live:
+            on = [self.x[i, p] for i in self.tiles]
+            add([-f(p, k - 1)] + on)
+            for lit in on:
+                add([-lit, f(p, k - 1)])
+            self._extend(CardEnc.atmost(on, 1, vpool=self.pool, encoding=EncType.seqcounter))
+            for i in self.tiles:       # tile i reaches the reserves at step i - 8
+                early = f(p, i - RESERVE_SLOTS)
+                if early is not None:
+                    add([-self.x[i, p], -early])
+        for i in self.tiles:
+            self._extend(CardEnc.atmost([self.x[i, p] for p in live], 1, vpool=self.pool,
+                                        encoding=EncType.seqcounter))
+        # u[i][t]: tile i placed by step t (none before it is drawn, at step i - 8)
+        def u(i: int, t: int) -> Optional[int]:
+            return var(("u", i, t)) if t >= i - RESERVE_SLOTS + 1 else None
+
+        for i in self.tiles:
+            for t in range(max(0, i - RESERVE_SLOTS + 1), k):
+                add([-u(i, t)] + [self.x[i, p] for p in live])
+                if t + 1 < k:
+                    add([-u(i, t), u(i, t + 1)])
+                for p in live:
+                    if f(p, t) is not None:
+                        add([-self.x[i, p], -f(p, t), u(i, t)])
+                        add([-u(i, t), -self.x[i, p], f(p, t)])
+                    else:
+                        add([-u(i, t), -self.x[i, p]])
+        # t + 1 tiles placed by step t, all drawn by then: the count the reserve keeps,
+        # as a cardinality so that propagation sees it (pigeonholes defeat resolution)
+        if count:
+            for t in range(k):
+                lits = [u(i, t) for i in self.tiles if u(i, t) is not None]
+                self._extend(CardEnc.equals(lits, t + 1, vpool=self.pool, encoding=EncType.totalizer))
+        # same-kind tiles in drawing order: j placed by step t => i placed by step t (i < j)
+        for tiles in by_kind.values():
+            for i, j in zip(tiles, tiles[1:]):
+                for t in range(max(0, j - RESERVE_SLOTS + 1), k):
+                    add([-u(j, t), u(i, t)])
+        # implied, at the level of kinds: a tile placed at step t fits a kind placed
+        # before t (its anchor's), and the first tile of a kind stands for the kind
+        if count:
+            first = {kd: tiles[0] for kd, tiles in by_kind.items()}
+            for i in self.tiles:
+                for t in range(max(1, i - RESERVE_SLOTS + 1), k):
+                    prev = u(i, t - 1)
+                    support = [u(first[kd], t - 1) for kd in by_kind if fit[self.kinds[i]][kd]]
+                    add([-u(i, t)] + ([prev] if prev is not None else [])
+                        + [s for s in support if s is not None])
+        # the kind on a position
+        present = sorted(by_kind)
+        self.y = {}
+        for p in live:
+            for kd in present:
+                y = var(("y", kd, p))
+                self.y[kd, p] = y
+                on = [self.x[i, p] for i in by_kind[kd]]
+                add([-y] + on)
+                for lit in on:
+                    add([-lit, y])
+        # openness above level 1
+        for p in live:
+            below = BELOW[p]
+            if below is None:
+                continue
+            for q in (below, *SIDES[below]):
+                for t in range(EARLIEST[p], k):
+                    before = f(q, t - 1)
+                    add([-f(p, t)] + ([before] if before is not None else []))
+        # anchors: a neighbour filled earlier whose kind fits
+        for p in live:
+            if p == START:
+                continue
+            near = [q for q in (*SIDES[p], BELOW[p]) if q is not None and EARLIEST[q] < k]
+            anchors = []
+            for q in near:
+                a = var(("a", p, q))
+                anchors.append(a)
+                for t in range(EARLIEST[p], k):
+                    before = f(q, t - 1)
+                    add([-a, -f(p, t)] + ([before] if before is not None else []))
+                add([-a, f(q, k - 1)])
+                for kd in present:
+                    add([-a, -self.y[kd, p]] + [self.y[u, q] for u in present if fit[kd][u]])
+            add([-f(p, k - 1)] + anchors)
+        self.by_kind = by_kind
+        turned = len(prefix) <= 1 and k >= 2     # the board's symmetry is broken below
+        if order:
+            self._canonical_order(3 if turned else len(prefix))
+        # the prefix, as fixed steps (each kind's earliest unplaced tile)
+        used = {kd: 0 for kd in by_kind}
+        for t, (kd, p) in enumerate(prefix[:k]):
+            i = by_kind[kd][used[kd]]
+            used[kd] += 1
+            add([self.new[p, t]])
+            add([self.x[i, p]])
+        if turned:
+            add([self.new[SECOND, 1]])
+            if k >= 3:
+                for p in RANK4:
+                    if (p, 2) in self.new:
+                        add([-self.new[p, 2]])
+
+    def _canonical_order(self, fixed: int) -> None:
+        """Two moves in a row that could be played the other way round are
+        played with the lower position first (partial-order reduction).
+
+        Moves ``p`` at step ``t`` then ``q`` at ``t + 1`` can swap when ``q``'s
+        tile was already in the reserves at ``t`` (it is not tile ``t + 9``),
+        ``q`` is open without ``p`` (``p`` is not below ``q`` nor beside the
+        position below it) and ``q`` fits a neighbour other than ``p``; the swap
+        leaves every other step as it was.  Swapping such pairs with ``q < p``
+        (bubble sort on the moves, tiles renamed by kind in drawing order) ends,
+        so every line has a twin in which each such pair is dependent: the
+        clause below, where ``a[q][p]`` stands for "``q`` needs ``p`` as its
+        anchor" (it may be chosen more often: only weaker)."""
+        add, k = self.clauses.append, self.k
+        for t in range(max(fixed, 1), k - 1):
+            release = t + 1 + RESERVE_SLOTS - 1      # the tile first in the reserves at step t + 1
+            for p in self.live:
+                np_ = self.new.get((p, t))
+                if np_ is None:
+                    continue
+                for q in self.live:
+                    if q >= p:
+                        break
+                    nq = self.new.get((q, t + 1))
+                    if nq is None or p in _requirements(q):
+                        continue
+                    clause = [-np_, -nq]
+                    if release in self.tiles:
+                        clause.append(self.x[release, q])
+                    a = self.pool.obj2id.get(("a", q, p))
+                    if a:
+                        clause.append(a)
+                    add(clause)
+
+    def _extend(self, card) -> None:
+        self.clauses.extend(card.clauses)
+
+    def line(self, model: Sequence[int]) -> List[Tuple[int, int]]:
+        """The (kind, position) moves of a satisfying assignment, in order."""
+        true = {lit for lit in model if lit > 0}
+        moves = []
+        for t in range(self.k):
+            p = next(p for p in self.live if (p, t) in self.new and self.new[p, t] in true)
+            i = next(i for i in self.tiles if self.x[i, p] in true)
+            moves.append((self.kinds[i], p))
+        return moves
+
+
+def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
+          time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
+          solver: str = "cadical195", order: bool = True, count: bool = True) -> Reach:
+    """Is there a legal line of ``k`` moves (starting with ``prefix``)?
+
+    ``time_limit``: CPU seconds of this thread (what the searches' limit counts),
+    building the clauses included, checked between rounds of
+    :data:`CONFLICT_ROUND` conflicts; ``conflict_limit``: the solver's conflicts
+    (the budget that repeats exactly); None: no limit.  A ``sat`` line is
+    replayed by the reference rules (an illegal one raises: the encoding would
+    be wrong).  ``order``/``count``: the redundant clauses (for the tests).
+    """
+    from pysat.solvers import Solver
+
+    from solver.pyramid.search import deal_kinds, faces_for_line
+
+    start = time.thread_time()
+    kinds = deal_kinds(deal)
+    pre = [(TILES[m.tile].kind, m.pos) for m in prefix]
+    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count)
+    out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
+    with Solver(name=solver, bootstrap_with=enc.clauses) as s:
+        while True:
+            spent = time.thread_time() - start
+            if (time_limit is not None and spent >= time_limit) or \
+                    (conflict_limit is not None and out.conflicts >= conflict_limit):
+                out.cpu_seconds = spent
+                return out
+            if time_limit is None and conflict_limit is None:
+                answer = s.solve()
+            else:
+                s.conf_budget(min(CONFLICT_ROUND, (conflict_limit or CONFLICT_ROUND) - out.conflicts)
+                              if conflict_limit else CONFLICT_ROUND)
+                answer = s.solve_limited()
+            out.conflicts = s.accum_stats().get("conflicts", 0)
+            if answer is not None:
+                break
+        if answer:
+            moves, _ = faces_for_line(deal, enc.line(s.get_model()))
+            state = PyramidGame(deal, variant).new_initial_state()
+            for m in moves:
+                state.apply(m)            # raises IllegalMove if the encoding were wrong
+            out.status, out.line = "sat", moves
+        else:
+            out.status = "unsat"
+    out.cpu_seconds = time.thread_time() - start
+    return out
+
+
+def settle(deal: Deal, *, variant: str, deepest: int, time_limit: Optional[float],
+           conflict_limit: Optional[int] = None, finish_nodes: int = FINISH_NODES) -> Tuple[str, Optional[Reach], list]:
+    """The SAT stage: ask :func:`reach` for ``deepest + 1`` moves, then one more
+    after each ``sat``, until an answer is ``unsat`` (the deal is lost) or the
+    budget (CPU seconds of this thread, and conflicts for each question) runs out.
+
+    Returns ``(verdict, last, won_line)``: ``lost`` with the ``unsat`` answer;
+    ``won`` when the exact search, given a ``sat`` line as its first moves and
+    ``finish_nodes`` nodes, wins from there (its 144 moves, replayed by the
+    checker); else ``unknown`` with the longest ``sat`` answer (or None).
+    """
+    from solver.pyramid.search import solve
+
+    start = time.thread_time()
+    best: Optional[Reach] = None
+    k = max(deepest + 1, 2)
+    while k <= SAT_UP_TO:
+        left = None if time_limit is None else time_limit - (time.thread_time() - start)
+        if left is not None and left < MIN_QUESTION:
+            break
+        r = reach(deal, k, variant=variant, time_limit=left, conflict_limit=conflict_limit)
+        if r.status == "unsat":
+            return "lost", r, []
+        if r.status != "sat":
+            break
+        best = r
+        left = None if time_limit is None else time_limit - (time.thread_time() - start)
+        if left is not None and left <= 0:
+            break
+        tried = solve(deal, variant=variant, after=r.line, node_limit=finish_nodes,
+                      time_limit=left if left is not None else 0, longest=False)
+        if tried.verdict == "won":
+            return "won", best, tried
+        k += 1
+    return "unknown", best, []
