@@ -14,6 +14,7 @@ from solver.pyramid.check import check_solution
 from solver.pyramid.contract import solve_deal
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.reference_search import can_finish_relaxed
+from solver.pyramid import tail
 from solver.pyramid.search import VARIANT_CODES, deal_kinds, solve
 from solver.pyramid.tail import (MAIN_SHARE, TAIL_FROM, after_unknown, can_finish_pooled, goes_to_tail,
                                  main_time_limit, settle)
@@ -136,15 +137,27 @@ def test_the_time_limit_counts_the_cpu_seconds_of_the_searching_thread():
     assert r.cpu_seconds <= r.seconds + 0.01                           # a thread's CPU never outruns the wall
 
 
-def test_a_deal_gets_its_time_limit_once_the_main_search_a_share_the_tail_the_rest():
+def test_a_deal_gets_its_time_limit_once_the_main_search_a_share_the_tail_the_rest(monkeypatch):
     limits = Limits(node_limit=10 ** 9, time_limit=0.8, table_mb=64)
     main = solve(deal_from_seed(UNDECIDED), node_limit=10 ** 9, time_limit=main_time_limit(0.8), longest=False)
     assert main.limit == "time" and 0.8 * MAIN_SHARE <= main.cpu_seconds < 0.8 * MAIN_SHARE + 0.15
+    tails = []                        # the tail's time limit and nodes, as after_unknown calls it
+    real_settle = tail.settle
+
+    def settle(deal, **kw):
+        r = real_settle(deal, **kw)
+        tails.append((kw["time_limit"], r.nodes))     # after_unknown then adds the main search's
+        return r
+
+    monkeypatch.setattr(tail, "settle", settle)
     answer = solve_deal(deal_from_seed(UNDECIDED), variant="continuous", limits=limits)
     assert (answer.verdict, answer.limit) == ("unknown", "time")
-    # both searches ran, and the tail stopped near the limit (its clock is read every few
-    # thousand nodes; a node with the square bound costs microseconds, hence the margin)
-    assert 0.8 <= answer.fields["search_seconds"] < 1.1 and answer.nodes > main.nodes
+    # both searches ran, the tail with what the main search left, and the tail stopped near
+    # the limit (its clock is read every few thousand nodes; a node with the square bound
+    # costs microseconds, hence the margin)
+    ((left, tail_nodes),) = tails
+    assert 0.8 - MAIN_SHARE * 0.8 - 0.15 < left <= 0.8 - MAIN_SHARE * 0.8
+    assert 0.8 <= answer.fields["search_seconds"] < 1.1 and answer.nodes > tail_nodes > 0
     (row,) = thoughtful_rows([UNDECIDED], variant="continuous", limits=limits)
     assert row[1:3] == ["unknown", "time"] and 0.8 <= json.loads(row[5])["search_seconds"] < 1.1
 
