@@ -57,3 +57,34 @@ def _pyramid_random_lines(variant, seeds):
 def pyramid_random_lines():
     """``pyramid_random_lines(variant, seeds)``: (state, engine) pairs along random lines."""
     return _pyramid_random_lines
+
+
+def _boundary_cut_keeps_answers(option, counters, seeds, max_depth, node_limit):
+    """A Boundary search option (a bit of ``OPTIONS``) against the default search without
+    it, on seeded endgames: every answer the search without it decides (or bounds by depth)
+    is the same with it, verdict and distance.  Returns (compared, decisive, the sum of the
+    named ``stats`` counters of the runs with it)."""
+    from solver.boundary.endgames import endgame
+    from solver.boundary.notation import format_position
+    from solver.cext.boundary import DEFAULT_OPTS, Board
+    cuts = compared = decisive = 0
+    for seed in seeds:
+        pos = endgame(seed)
+        board = Board.from_position(pos)
+        if board.winner() is not None:
+            continue
+        without = board.search(max_depth=max_depth, opts=DEFAULT_OPTS & ~option, node_limit=node_limit)
+        if without["result"] == "unknown" and without["limit"] != "depth":
+            continue
+        got = board.search(max_depth=max_depth, opts=DEFAULT_OPTS | option, node_limit=4 * node_limit)
+        assert (got["result"], got["plies"]) == (without["result"], without["plies"]), format_position(pos)
+        cuts += sum(got["stats"][c] for c in counters)
+        compared += 1
+        decisive += got["result"] in ("win", "loss")
+    return compared, decisive, cuts
+
+
+@pytest.fixture
+def boundary_cut_keeps_answers():
+    """``boundary_cut_keeps_answers(option, counters, seeds, max_depth, node_limit)``."""
+    return _boundary_cut_keeps_answers

@@ -95,34 +95,12 @@ def test_the_cut_refutes_only_what_the_reference_refutes_many():
     assert with_plan >= 30 and refuted >= 0.95 * twin_refuted and static > 0
 
 
-def _answer(out):
-    return out["result"], out["plies"]
-
-
-def _compare(seeds, max_depth, node_limit):
-    cuts = compared = decisive = 0
-    for seed in seeds:
-        pos = endgame(seed)
-        board = Board.from_position(pos)
-        if board.winner() is not None:
-            continue
-        without = board.search(max_depth=max_depth, opts=DEFAULT_OPTS & ~ZONE, node_limit=node_limit)
-        if without["result"] == "unknown" and without["limit"] != "depth":
-            continue
-        got = board.search(max_depth=max_depth, opts=DEFAULT_OPTS | ZONE, node_limit=4 * node_limit)
-        assert _answer(got) == _answer(without), format_position(pos)
-        cuts += got["stats"]["zone_cuts"] + got["stats"]["zone_groups"]
-        compared += 1
-        decisive += got["result"] in ("win", "loss")
-    return compared, decisive, cuts
-
-
-def test_the_search_with_the_cut_keeps_the_answers():
-    compared, decisive, cuts = _compare(range(80), 7, 300_000)
+def test_the_search_with_the_cut_keeps_the_answers(boundary_cut_keeps_answers):
+    compared, decisive, cuts = boundary_cut_keeps_answers(ZONE, ("zone_cuts", "zone_groups"), range(80), 7, 300_000)
     assert compared >= 40 and decisive >= 15 and cuts > 300
 
 
 @pytest.mark.slow
-def test_the_search_with_the_cut_keeps_the_answers_deeper():
-    compared, decisive, cuts = _compare(range(80, 280), 9, 2_000_000)
+def test_the_search_with_the_cut_keeps_the_answers_deeper(boundary_cut_keeps_answers):
+    compared, decisive, cuts = boundary_cut_keeps_answers(ZONE, ("zone_cuts", "zone_groups"), range(80, 280), 9, 2_000_000)
     assert compared >= 100 and decisive >= 40 and cuts > 10_000

@@ -91,34 +91,12 @@ def test_the_cut_is_not_blind():
             assert exchange_bound(pos.play(x), pos.side) >= 3
 
 
-def _answer(out):
-    return out["result"], out["plies"]
-
-
-def _compare(seeds, max_depth, node_limit):
-    cuts = compared = decisive = 0
-    for seed in seeds:
-        pos = endgame(seed)
-        board = Board.from_position(pos)
-        if board.winner() is not None:
-            continue
-        without = board.search(max_depth=max_depth, opts=DEFAULT_OPTS & ~ZONE3, node_limit=node_limit)
-        if without["result"] == "unknown" and without["limit"] != "depth":
-            continue
-        got = board.search(max_depth=max_depth, opts=DEFAULT_OPTS | ZONE3, node_limit=4 * node_limit)
-        assert _answer(got) == _answer(without), format_position(pos)
-        cuts += got["stats"]["zone3_cuts"] + got["stats"]["zone3_threats"]
-        compared += 1
-        decisive += got["result"] in ("win", "loss")
-    return compared, decisive, cuts
-
-
-def test_the_search_with_the_cut_keeps_the_answers():
-    compared, decisive, cuts = _compare(range(80), 7, 300_000)
+def test_the_search_with_the_cut_keeps_the_answers(boundary_cut_keeps_answers):
+    compared, decisive, cuts = boundary_cut_keeps_answers(ZONE3, ("zone3_cuts", "zone3_threats"), range(80), 7, 300_000)
     assert compared >= 40 and decisive >= 15 and cuts > 0
 
 
 @pytest.mark.slow
-def test_the_search_with_the_cut_keeps_the_answers_deeper():
-    compared, decisive, cuts = _compare(range(80, 280), 9, 2_000_000)
+def test_the_search_with_the_cut_keeps_the_answers_deeper(boundary_cut_keeps_answers):
+    compared, decisive, cuts = boundary_cut_keeps_answers(ZONE3, ("zone3_cuts", "zone3_threats"), range(80, 280), 9, 2_000_000)
     assert compared >= 100 and decisive >= 40 and cuts > 100
