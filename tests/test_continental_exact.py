@@ -229,6 +229,8 @@ def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
                            "share": (whole["1"] + whole["2"]) / cut["deals"]}
     assert odds(1, max_deficiency=0)["rest"]["hands"] == sum(n for d, n in whole.items() if d != "0")
     assert f"  1-2 {cut['rest']['share']:8.4%} (not counted one by one" in odds_text(cut)
+    gap_of_one = odds(1, max_deficiency=0, count_above=1)       # the lump is one deficiency: counted
+    assert gap_of_one["rest"] is None and gap_of_one["counts"] == whole
     explicit = odds(1, max_deficiency=0, count_above=2)         # the option, whatever the default
     assert {k: v for k, v in explicit.items() if k != "seconds"} == {k: v for k, v in cut.items() if k != "seconds"}
     with pytest.raises(InputError):

@@ -149,7 +149,9 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
     ``{"deficiency_at_least": D + 1, "hands": n, "share": n / deals}``; by default
     in round 6 the hands above :data:`~solver.continental.exact.COUNTED_ABOVE`
     are counted one by one too, and ``rest`` has ``"deficiency_at_most"``;
-    ``count_above`` K chooses that bound, for any round with trios);
+    ``count_above`` K chooses that bound, for any round with trios; when K is
+    D + 1 the one deficiency between is total minus the rest, so it is counted
+    and ``rest`` is null);
     ``p_fraction`` the exact P(meets) in lowest terms (null for Monte Carlo);
     ``ci95`` and ``ci999`` (``[p, p]`` when exact).
     """
@@ -195,8 +197,14 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
                 raise AssertionError(f"the count from the top covers {below + sum(top.values())} hands, "
                                      f"not C({pack.size}, {rnd.cards})")
             dist.update((d, int(n)) for d, n in top.items() if n)
-            rest = {"deficiency_at_least": upto + 1, "deficiency_at_most": above,
-                    "hands": int(below) - counted, "share": (int(below) - counted) / total}
+            lumped = int(below) - counted
+            if above == upto + 1:             # the gap is one deficiency: its count is exact
+                if lumped:
+                    dist[above] = lumped
+                dist = dict(sorted(dist.items()))
+            else:
+                rest = {"deficiency_at_least": upto + 1, "deficiency_at_most": above,
+                        "hands": lumped, "share": lumped / total}
         elif upto is not None:
             rest = {"deficiency_at_least": upto + 1, "hands": total - counted,
                     "share": (total - counted) / total}
