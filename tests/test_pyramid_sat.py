@@ -102,8 +102,9 @@ def _won_seeds(variant, seeds):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_never_unsat_on_a_won_deal(variant):
-    """A won deal plays every K: 16 and 20 moves (near where the deals left die)."""
-    for seed in list(_won_seeds(variant, range(1, 9)))[:2]:
+    """A won deal plays every K: 16 and 20 moves (near where the deals left die); the
+    sweep over 3,000 won deals is under ``-m slow``."""
+    for seed in list(_won_seeds(variant, range(1, 9)))[:1]:
         for k in (16, 20):
             r = reach(deal_from_seed(seed), k, variant=variant, time_limit=10)
             assert r.status != "unsat", (seed, k)
