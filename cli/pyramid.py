@@ -7,6 +7,7 @@ whose keys are present whatever the answer.
 from __future__ import annotations
 
 import json
+from typing import Optional
 
 import click
 
@@ -82,8 +83,8 @@ def context(deal, variant) -> dict:
     return {"game": GAME, "variant": variant, "seed": None if deal is None else deal.seed}
 
 
-def describe(result: Result, deal: Deal, variant: str, *, by_lemma: bool = False) -> str:
-    """The human-readable report of a solve (``by_lemma``: the hub lemma proved it lost)."""
+def describe(result: Result, deal: Deal, variant: str, *, proof: Optional[str] = None) -> str:
+    """The human-readable report of a solve (``proof``: what proved it lost, when not the search)."""
     name = VARIANT_NAMES[variant]
     header = f"{name}, deal {deal.seed}" if deal.seed is not None else f"{name}, given deal"
     lines = [header, f"verdict: {result.verdict}"]
@@ -93,8 +94,7 @@ def describe(result: Result, deal: Deal, variant: str, *, by_lemma: bool = False
         for number, (move, slot) in enumerate(zip(result.line, fields["slots"]), start=1):
             lines.append(f"{number:4d}. {move:8s} from reserve slot {slot}")
     elif result.verdict == "lost":
-        lines[-1] += (" (proven by the hub lemma, docs/pyramid.md)" if by_lemma
-                      else " (proven by exhaustive search with sound cuts only)")
+        lines[-1] += f" (proven by {proof or 'exhaustive search with sound cuts only'})"
     else:
         limit = {"nodes": "node limit", "time": "time limit", "memory": "memory limit"}[result.limit]
         lines[-1] += f" ({limit} reached; best line placed {fields['deepest']} tiles)"
@@ -110,11 +110,14 @@ def solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit
     why = None
     if result.verdict == "lost":
         from solver.pyramid.why import why_lost
-        why = why_lost(deal, variant=variant, nodes=result.nodes, hub=search.hub)
+        why = (f"The SAT stage (docs/pyramid.md): {search.sat}." if search.sat
+               else why_lost(deal, variant=variant, nodes=result.nodes, hub=search.hub))
     if as_json:
         emit_json({**context(deal, variant), **result.to_dict(), "why": why})
     else:
-        click.echo(describe(result, deal, variant, by_lemma=search.hub is not None))
+        proof = ("the hub lemma, docs/pyramid.md" if search.hub else
+                 "the SAT stage, docs/pyramid.md" if search.sat and result.verdict == "lost" else None)
+        click.echo(describe(result, deal, variant, proof=proof))
         if why:
             click.echo(f"why: {why}")
 
