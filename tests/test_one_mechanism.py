@@ -107,8 +107,13 @@ def test_one_installed_top_level_package():
 
 
 def test_the_installed_distribution_adds_one_name():
+    # The installed copy, not the egg-info a build leaves in the checkout (which
+    # `python -m pytest` puts first on sys.path).
+    import sys
     from importlib import metadata
-    files = metadata.files("solve-games") or []
+    elsewhere = [p for p in sys.path if pathlib.Path(p or ".").resolve() != ROOT]
+    dist = next(iter(metadata.distributions(name="solve-games", path=elsewhere)), None)
+    files = (dist.files if dist else None) or []
     tops = {f.parts[0] for f in files if not f.parts[0].endswith((".dist-info", ".pth"))
             and f.parts[0] not in ("..", "bin", "__pycache__") and not f.parts[0].startswith("__editable__")}
     assert tops <= {"solver"}
