@@ -211,6 +211,10 @@ def test_corrupt_solution_json(tmp_path):
     path = tmp_path / "sol.json"
     path.write_text('{"moves": [1, 2')
     one_line_error(run("pyramid", "verify", "--seed", "1", str(path)), "not valid JSON")
+    path.write_text("a deal's notes, not its solution\n")
+    one_line_error(run("pyramid", "verify", "--seed", "1", str(path)), "no move")
+    path.write_text("")
+    assert run("pyramid", "verify", "--seed", "1", str(path)).exit_code == 1   # checked: no move wins nothing
 
 
 def test_installed_entry_point_runs(tmp_path):

@@ -81,3 +81,9 @@ def test_the_command(tmp_path):
     moves.write_text("9B@1e5\n")
     bad = runner.invoke(cli, ["pyramid", "hint", "--seed", "2", "--moves", str(moves)])
     assert bad.exit_code == 2 and "not in the reserves" in bad.output
+    moves.write_text("garbage\n")
+    wrong = runner.invoke(cli, ["pyramid", "hint", "--seed", "2", "--moves", str(moves)])
+    assert wrong.exit_code == 2 and "no move" in wrong.output, wrong.output
+    moves.write_text("# nothing played yet\n\n")
+    none = runner.invoke(cli, ["pyramid", "hint", "--seed", "2", "--moves", str(moves), "--json"])
+    assert none.exit_code == 0 and json.loads(none.output)["played"] == 0

@@ -102,7 +102,8 @@ def parse_solution_text(text: str) -> List[str]:
     that ``solve pyramid --json`` prints (its ``line``; ``moves`` in files
     written before the contract).  Slot notes, ``#`` comments and lines
     without a move (such as the report around ``solve pyramid``'s solution)
-    are ignored, so that report can be checked as it stands.
+    are ignored, so that report can be checked as it stands; but a file of text
+    with no move at all is the wrong file, bad input.
 
     A line meant as a move must be one: a word with ``@`` that does not parse,
     or a numbered line (``12. ...``) without a move, is bad input naming the
@@ -132,11 +133,12 @@ def parse_solution_text(text: str) -> List[str]:
         for number, move in enumerate(moves, start=1):
             _check_move_text(move, f"the JSON solution's move {number}")
         return moves
-    moves = []
+    moves, seen_text = [], False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        seen_text = True
         where = f"solution line {number}"
         label = re.match(r"(\d+)\.(\s|$)", line)
         token = next((w for w in line.split() if "@" in w), None)
@@ -149,6 +151,8 @@ def parse_solution_text(text: str) -> List[str]:
             raise InputError(f"{where}: the move numbered {excerpt(label.group(1), 20)} is move "
                              f"{len(moves) + 1} of the file (numbered moves count 1, 2, 3, ...)")
         moves.append(token)
+    if not moves and seen_text:
+        raise InputError("the solution file holds text but no move (TILE@POS)")
     return moves
 
 
