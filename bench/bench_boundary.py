@@ -185,3 +185,81 @@ def test_report_children(capsys):
     with capsys.disabled():
         print(f"\n{dict(kinds)} in {time.process_time() - cpu:.1f} CPU s\n" + "\n".join(rows))
     assert kinds
+
+
+def test_report_stone_variants(capsys):
+    """The disproofs' groups of Green moves (docs/boundary.md, "The disproofs at the
+    attacker's nodes"): at Green's nodes two and three moves from its exchange reached by
+    seeded random lines from the record 6 and 10 back, the bound-lowering moves, the
+    distinct pyramid moves among them (the stone variants grouped) and the pyramids; then,
+    at the nodes three moves away where Green does not win within 5, whether Red's first
+    hold after a group's first variant also holds after the others."""
+    import random
+    from solver.cext.boundary import improving_moves
+
+    def green_wins(board, depth):
+        return board.search(max_depth=depth, tt_mb=4)["result"] == "win"
+
+    def first_hold(board):
+        for h in board.legal_moves():
+            board.push(h)
+            ok = board.winner() is None and not green_wins(board, 3)
+            board.pop()
+            if ok:
+                return h
+        return None
+
+    def holds_after(board, m, h):
+        board.push(m)
+        ok = h in board.legal_moves()
+        if ok:
+            board.push(h)
+            ok = board.winner() is None and not green_wins(board, 3)
+            board.pop()
+        board.pop()
+        return ok
+
+    rng = random.Random(1)
+    counts = {2: [0, 0, 0, 0], 3: [0, 0, 0, 0]}
+    nodes = groups = shared = variants = vshared = 0
+    seen = set()
+    for back in (6, 10):
+        for _ in range(300):
+            board = Board.from_position(_record_position(back))
+            for _ply in range(10):
+                if board.winner() is not None or not board.legal_moves():
+                    break
+                moves = board.legal_moves()
+                imp = improving_moves(board) if board.side == 1 else []
+                lb = board.exchange_bound(1)
+                if imp and lb in counts:
+                    c = counts[lb]
+                    c[0] += 1
+                    c[1] += len(imp)
+                    c[2] += len({(m[2], m[3]) for m in imp})
+                    c[3] += len({m[2] for m in imp})
+                if (imp and lb == 3 and board.exchange_bound(0) >= 3 and board.hash not in seen
+                        and not green_wins(board, 5)):
+                    seen.add(board.hash)
+                    nodes += 1
+                    by = {}
+                    for m in imp:
+                        by.setdefault((m[2], m[3]), []).append(m)
+                    for group in (g for g in by.values() if len(g) > 1):
+                        groups += 1
+                        board.push(group[0])
+                        h = first_hold(board)
+                        board.pop()
+                        ok = [h is not None and holds_after(board, m, h) for m in group[1:]]
+                        variants += len(ok)
+                        vshared += sum(ok)
+                        shared += all(ok)
+                board.push(rng.choice(imp) if imp and rng.random() < 0.7 else rng.choice(moves))
+    with capsys.disabled():
+        for lb, (n, moves, pmoves, pyrs) in counts.items():
+            print(f"\nb(Green) = {lb}: {n} nodes, {moves / n:.1f} bound-lowering moves, "
+                  f"{pmoves / n:.1f} pyramid moves, {pyrs / n:.2f} pyramids", end="")
+        print(f"\n{nodes} nodes at b = 3 not won within 5: {groups} pyramid moves with stone "
+              f"variants; the first variant's hold holds after all the others in {shared}, "
+              f"after {vshared} of {variants} other variants")
+    assert counts[2][0] and counts[3][0] and groups
