@@ -813,6 +813,14 @@ cdef inline uint64_t _bucket(Table *t, uint64_t hash) noexcept nogil:
 cdef inline bint table_dead(Table *t, State *s) noexcept nogil:
     """True only if this exact board was stored as proven dead (the tag filters
     most misses without touching the entry; a hit compares the whole board)."""
+    if _table_find(t, s):
+        t.hits += 1
+        return True
+    return False
+
+
+cdef inline bint _table_find(Table *t, State *s) noexcept nogil:
+    """:func:`table_dead` without counting the hit (nothing in the table changes)."""
     cdef uint64_t i, j
     cdef uint16_t tag
     if t.used == 0:     # nothing stored yet (a straight dive): no need to look
@@ -827,7 +835,6 @@ cdef inline bint table_dead(Table *t, State *s) noexcept nogil:
     tag = _tag(s, s.hash[g])
     for j in range(i, i + 2 if t.size > 1 else i + 1):
         if t.tags[j] == tag and memcmp(t.entries[j].packed, s.packed[g], sizeof(Entry)) == 0:
-            t.hits += 1
             return True
     return False
 
@@ -887,6 +894,11 @@ cdef struct Search:
     int deep_same            # line[:deep_same] == deep_line[:deep_same]
     uint16_t *move_stack     # MAX_MOVES per ply
     uint32_t *score_stack    # their ordering scores
+    bint dive                # each round starts with a straight dive (:func:`_dive`)
+    int resume               # the nodes above this ply are a failed dive's: their checks pass
+    int dive_n[NPOS]         # the moves of each such node (ordered on the move stack)
+    uint64_t dives           # rounds that began with a dive, and the dives that won (for the tests)
+    uint64_t dive_wins
 
 
 cdef inline double _now() noexcept nogil:
@@ -971,12 +983,17 @@ cdef int search(Search *x, int ply) noexcept nogil:
     of the line, not restored), DEAD (proven: no move sequence wins from here),
     or ABORTED (a node or time limit was hit; nothing known).
     Only DEAD results are stored, so the table never holds a guess.
+
+    A node above ``x.resume`` is on the line of a straight dive that failed
+    (:func:`_dive`): its checks are known to pass and its ordered moves are on
+    the stack, so it only counts itself and goes on, as it would have.
     """
     cdef State *s = &x.state
     cdef uint16_t *moves
     cdef uint32_t *scores
     cdef int places[NKINDS]
     cdef int n, i, k, p, r
+    cdef bint resumed = ply < x.resume
     if s.placed == NPOS:
         return WON
     x.nodes += 1
@@ -990,21 +1007,26 @@ cdef int search(Search *x, int ply) noexcept nogil:
     if x.deadline > 0 and (x.nodes & 1023) == 0 and _cpu_now() > x.deadline:
         x.limit_hit = LIMIT_TIME
         return ABORTED
-    if s.placed > 0 and table_dead(&x.table, s):   # the empty board packs to 0, like an unused entry
-        return DEAD
-    if x.cuts and s.placed > 0 and not (can_finish_relaxed(s) and (s.placed < HOLE_CHECK_FROM or holes_matchable(s))):
-        x.relaxed_cuts += 1
-        table_store_dead(&x.table, s)
-        return DEAD
-    if x.bound and s.placed > 0 and not can_reach_relaxed(s, x.deepest + 1):   # "dead": nothing deeper here
-        table_store_dead(&x.table, s)
-        return DEAD
     moves = x.move_stack + ply * MAX_MOVES
     scores = x.score_stack + ply * MAX_MOVES
-    n = generate_counted(s, moves, places)
-    order_moves(s, moves, n, x.salt, places)
+    if resumed:
+        n = x.dive_n[ply]
+    else:
+        if s.placed > 0 and table_dead(&x.table, s):   # the empty board packs to 0, like an unused entry
+            return DEAD
+        if x.cuts and s.placed > 0 and not _passes_cuts(s):
+            x.relaxed_cuts += 1
+            table_store_dead(&x.table, s)
+            return DEAD
+        if x.bound and s.placed > 0 and not can_reach_relaxed(s, x.deepest + 1):   # "dead": nothing deeper here
+            table_store_dead(&x.table, s)
+            return DEAD
+        n = generate_counted(s, moves, places)
+        order_moves(s, moves, n, x.salt, places)
     for i in range(n):
         if i == 1:
+            if resumed:
+                _count_places(moves, n, places)
             sort_rest(s, moves, scores, n, x.salt, places)
         k = moves[i] & 31
         p = moves[i] >> 5
@@ -1013,6 +1035,8 @@ cdef int search(Search *x, int ply) noexcept nogil:
         if ply < x.deep_same:
             x.deep_same = ply
         r = search(x, ply + 1)
+        if resumed:
+            x.resume = 0           # the dive's line is done with below this node
         if r == WON:               # the state is left where the line ends: nothing searches on
             x.path[ply] = moves[i]
             return WON
@@ -1021,6 +1045,90 @@ cdef int search(Search *x, int ply) noexcept nogil:
             return ABORTED
     table_store_dead(&x.table, s)
     return DEAD
+
+
+cdef inline bint _passes_cuts(State *s) noexcept nogil:
+    """Cuts 1 and 2 (the relaxation, the Hall check from 100 tiles) leave this board alive."""
+    return can_finish_relaxed(s) and (s.placed < HOLE_CHECK_FROM or holes_matchable(s))
+
+
+cdef inline void _count_places(uint16_t *moves, int n, int *places) noexcept nogil:
+    """``places[k]``: the moves of kind k among ``moves`` (as :func:`generate_counted` counts them)."""
+    cdef int i
+    memset(places, 0, NKINDS * sizeof(int))
+    for i in range(n):
+        places[moves[i] & 31] += 1
+
+
+cdef bint _dive(Search *x, int start) noexcept nogil:
+    """A straight dive from ``start``: the first move of the ordering at every
+    node, without the table probe and the cuts (cut 1 and 2 cost a won deal's
+    144 nodes about a fifth of their time).  True if it wins: the search would
+    have made exactly these moves and counted exactly these nodes, since every
+    node of a winning line passes the checks (they are sound: a board on it is
+    alive, so neither stored dead nor cut); the nodes, ``deepest`` and the
+    lines are set as the search sets them.
+
+    Else (a node with no move, or a limit reached) the dive goes back up to
+    ``start`` and looks at the checks of each node of its line on the way: the
+    search would have stopped at the shallowest node that fails them (or where
+    the dive stopped), so ``x.resume`` is that node's ply and the search takes
+    the dive's moves unchecked above it (``x.dive_n``).  Nothing is stored and
+    nothing counted: the search then does exactly what it would have done
+    without the dive.  Its pure-Python twin is the search itself
+    (``reference_search``: the same nodes); ``tests/test_pyramid_dive.py``
+    holds the search with and without the dive to the same answers.
+    """
+    cdef State *s = &x.state
+    cdef uint16_t *moves
+    cdef int places[NKINDS]
+    cdef int n, ply = start, stop
+    cdef uint64_t nodes = x.nodes
+    while s.placed < NPOS:
+        nodes += 1
+        if (x.node_limit and nodes > x.node_limit) or \
+                (x.deadline > 0 and (nodes & 1023) == 0 and _cpu_now() > x.deadline):
+            break
+        moves = x.move_stack + ply * MAX_MOVES
+        n = generate_counted(s, moves, places)
+        if n == 0:
+            break
+        order_moves(s, moves, n, x.salt, places)
+        x.dive_n[ply] = n
+        state_make(s, moves[0] & 31, moves[0] >> 5)
+        x.line[ply] = moves[0]
+        if ply < x.deep_same:
+            x.deep_same = ply
+        ply += 1
+    if s.placed == NPOS:
+        x.nodes = nodes
+        if NPOS - 1 > x.deepest:      # the search's record at the line's last node, 143 tiles placed
+            memcpy(x.deep_line + x.deep_same, x.line + x.deep_same, (NPOS - 1 - x.deep_same) * sizeof(uint16_t))
+            x.deep_same = NPOS - 1
+            x.deepest = NPOS - 1
+        memcpy(x.path + start, x.line + start, (NPOS - start) * sizeof(uint16_t))
+        return True
+    stop = ply
+    while ply > start:
+        ply -= 1
+        state_unmake(s, x.line[ply] & 31, x.line[ply] >> 5)
+        if s.placed > 0 and (_table_find(&x.table, s) or not _passes_cuts(s)):
+            stop = ply
+    x.resume = stop
+    return False
+
+
+cdef int _round(Search *x, int start) noexcept nogil:
+    """One round of the search from ``start``: a straight dive first where it
+    is on (:func:`_dive`; not in the tail search, whose relaxation keeps a memo,
+    nor the longest-line search), then the search if the dive did not win."""
+    x.resume = 0
+    if x.dive and x.cuts and not x.bound and x.state.tail == NULL:
+        x.dives += 1
+        if _dive(x, start):
+            x.dive_wins += 1
+            return WON
+    return search(x, start)
 
 
 cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_round, int start) noexcept nogil:
@@ -1039,9 +1147,9 @@ cdef int _search_with_restarts(Search *x, uint64_t node_limit, uint64_t first_ro
             budget = (node_limit - used) if node_limit else 0
             x.limit_hit = LIMIT_NONE
             x.node_limit = used + budget if node_limit else 0
-            return search(x, start)
+            return _round(x, start)
         x.node_limit = used + budget
-        r = search(x, start)
+        r = _round(x, start)
         if r != ABORTED or x.limit_hit == LIMIT_TIME:
             return r
         used = x.nodes
@@ -1079,6 +1187,7 @@ cdef bint _longest_line(Search *x, uint64_t budget, int start, bint bound) noexc
     x.deadline = 0.0
     x.limit_hit = LIMIT_NONE
     x.node_limit = x.nodes + budget
+    x.resume = 0
     r = search(x, start)
     x.bound = False
     return r == DEAD
@@ -1165,6 +1274,8 @@ cdef void _decide(Search *x, int start, uint64_t node_limit, double time_limit, 
 cdef void _begin(Search *x, int8_t *deal, int variant) noexcept nogil:
     x.nodes = 0
     x.relaxed_cuts = 0
+    x.dives = 0
+    x.dive_wins = 0
     x.deepest = 0
     x.deep_same = 0
     x.salt = 0
@@ -1180,7 +1291,7 @@ LIMITS = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}
 def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                 double time_limit=0.0, uint64_t table_bytes=64 << 20,
                 uint64_t first_round=5000, bint cuts=True, uint64_t longest_budget=4000, prefix=(),
-                bint tail=False, bint longest_bound=True):
+                bint tail=False, bint longest_bound=True, bint dive=True):
     """Decide a deal given as 144 kinds.
 
     Returns a dict: ``verdict`` ('won', 'lost' or 'unknown'), ``moves`` (the
@@ -1216,6 +1327,11 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
     ``tail=True``: the tail search (``pyramid_tail.pxi``): the relaxation is
     decided completely (memo, dragon first, a large try budget); the dict adds
     ``tail_tries``, ``tail_hits`` and ``tail_giveups``.
+
+    ``dive=False`` switches off the straight dive that starts each round
+    (:func:`_dive`: it changes no answer, node count or line; the tests check
+    that); ``dives`` and ``dive_wins`` count the rounds that began with one and
+    the dives that won.
     """
     cdef int8_t deal[NPOS]
     cdef int r, i
@@ -1228,6 +1344,7 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
     x = _workspace_take(table_bytes)
     try:
         _begin(x, deal, variant)
+        x.dive = dive
         if tail:
             memo = _tail_memo_take()
             x.state.tail = memo
@@ -1245,6 +1362,7 @@ def solve_kinds(deal_kinds, *, int variant=0, uint64_t node_limit=0,
                                                     for i in range(x.deepest)],
             "table_bytes": x.table.size * ENTRY_BYTES,
             "longest_exact": bool(d.exact), "longest_nodes": x.nodes - d.proof_nodes,
+            "dives": x.dives, "dive_wins": x.dive_wins,
         } | ({"tail_tries": memo.tries, "tail_hits": memo.hits, "tail_giveups": memo.giveups} if tail else {})
     finally:
         if memo != NULL:
@@ -1286,7 +1404,7 @@ cdef bytes _line_bytes(uint16_t *line, int start, int end):
 
 def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limit=0.0,
                 uint64_t table_bytes=64 << 20, uint64_t longest_budget=4000, bint blind_players=True,
-                bint longest_bound=True):
+                bint longest_bound=True, bint dive=True):
     """Deal each seed of ``seeds`` here and decide it as :func:`solve_kinds`
     does, one call for a whole chunk of a batch.
 
@@ -1300,6 +1418,7 @@ def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limi
     proven the longest (and ``blind_players``), the most tiles the greedy and
     the default lookahead player place on the deal, else None.
     ``extra_seconds``: the longest-line search's and the blind players' time.
+    ``dive``: as in :func:`solve_kinds` (off only to test it).
     """
     cdef int8_t deal[NPOS]
     cdef Decision d
@@ -1315,6 +1434,7 @@ def solve_seeds(seeds, *, int variant=0, uint64_t node_limit=0, double time_limi
             with nogil:
                 _deal_seed(seed, deal)
                 _begin(x, deal, variant)
+                x.dive = dive
                 _decide(x, 0, node_limit, time_limit, 5000, True, longest_budget, longest_bound, &d)
             blind = None
             blind_seconds = 0.0
