@@ -896,7 +896,7 @@ cdef struct Search:
     uint32_t *score_stack    # their ordering scores
     bint dive                # each round starts with a straight dive (:func:`_dive`)
     int resume               # the nodes above this ply are a failed dive's: their checks pass
-    int dive_n[NPOS]         # the moves of each such node (ordered on the move stack)
+    int dive_n[NPOS]         # the number of moves of each such node
     uint64_t dives           # rounds that began with a dive, and the dives that won (for the tests)
     uint64_t dive_wins
 
@@ -1011,6 +1011,7 @@ cdef int search(Search *x, int ply) noexcept nogil:
     scores = x.score_stack + ply * MAX_MOVES
     if resumed:
         n = x.dive_n[ply]
+        moves[0] = x.line[ply]     # the first of the ordering; the others are generated if it fails
     else:
         if s.placed > 0 and table_dead(&x.table, s):   # the empty board packs to 0, like an unused entry
             return DEAD
@@ -1025,8 +1026,9 @@ cdef int search(Search *x, int ply) noexcept nogil:
         order_moves(s, moves, n, x.salt, places)
     for i in range(n):
         if i == 1:
-            if resumed:
-                _count_places(moves, n, places)
+            if resumed:             # the node's ordering as it was: the dive's move first
+                generate_counted(s, moves, places)
+                order_moves(s, moves, n, x.salt, places)
             sort_rest(s, moves, scores, n, x.salt, places)
         k = moves[i] & 31
         p = moves[i] >> 5
@@ -1052,14 +1054,6 @@ cdef inline bint _passes_cuts(State *s) noexcept nogil:
     return can_finish_relaxed(s) and (s.placed < HOLE_CHECK_FROM or holes_matchable(s))
 
 
-cdef inline void _count_places(uint16_t *moves, int n, int *places) noexcept nogil:
-    """``places[k]``: the moves of kind k among ``moves`` (as :func:`generate_counted` counts them)."""
-    cdef int i
-    memset(places, 0, NKINDS * sizeof(int))
-    for i in range(n):
-        places[moves[i] & 31] += 1
-
-
 cdef bint _dive(Search *x, int start) noexcept nogil:
     """A straight dive from ``start``: the first move of the ordering at every
     node, without the table probe and the cuts (cut 1 and 2 cost a won deal's
@@ -1073,14 +1067,17 @@ cdef bint _dive(Search *x, int start) noexcept nogil:
     ``start`` and looks at the checks of each node of its line on the way: the
     search would have stopped at the shallowest node that fails them (or where
     the dive stopped), so ``x.resume`` is that node's ply and the search takes
-    the dive's moves unchecked above it (``x.dive_n``).  Nothing is stored and
+    the dive's moves unchecked above it (``x.dive_n``: their number; the rest
+    of each ordering is generated again only where the first move fails: the
+    dive keeps its moves in one small buffer that stays in cache, not on the
+    search's stack of 2.6 KB a ply, whose stores missed).  Nothing is stored and
     nothing counted: the search then does exactly what it would have done
     without the dive.  Its pure-Python twin is the search itself
     (``reference_search``: the same nodes); ``tests/test_pyramid_dive.py``
     holds the search with and without the dive to the same answers.
     """
     cdef State *s = &x.state
-    cdef uint16_t *moves
+    cdef uint16_t moves[MAX_MOVES]
     cdef int places[NKINDS]
     cdef int n, ply = start, stop
     cdef uint64_t nodes = x.nodes
@@ -1089,7 +1086,6 @@ cdef bint _dive(Search *x, int start) noexcept nogil:
         if (x.node_limit and nodes > x.node_limit) or \
                 (x.deadline > 0 and (nodes & 1023) == 0 and _cpu_now() > x.deadline):
             break
-        moves = x.move_stack + ply * MAX_MOVES
         n = generate_counted(s, moves, places)
         if n == 0:
             break
