@@ -207,6 +207,7 @@ cdef struct State:
     uint64_t filled[3]         # bitset of filled positions
     int dragon_room            # empty side and top neighbours of the dragons on the board
     bint packed_on             # packed and hash are kept (from the first use of the table on)
+    bint suffix_on             # suffix is counted (from the first Hall check on)
     uint32_t acc_undo[NPOS][5] # last field: acc of g_up[p] before the move made with ``placed`` tiles
 
 
@@ -253,9 +254,17 @@ cdef inline void _cover(State *s, int k) noexcept nogil:
 
 
 cdef void state_init(State *s, int8_t *deal, int variant) noexcept nogil:
-    """The start of play: empty board, the first 9 tiles in reserve, 1e5 open."""
+    """The start of play: empty board, the first 9 tiles in reserve, 1e5 open.
+
+    The large fields that are written before they are read are not cleared
+    (the packed images and hashes: :func:`_ensure_packed`; the undo record;
+    the counts of the stock, made when the Hall check first needs them:
+    :func:`_need_suffix`): a deal won by the dive never pays for them.
+    """
     cdef int p
-    memset(s, 0, sizeof(State))
+    memset(s, 0, <char *>&s.packed - <char *>s)                      # kind, support, open
+    memset(&s.placed, 0, <char *>&s.suffix - <char *>&s.placed)      # placed ... exposed_accept
+    memset(&s.tail, 0, <char *>&s.acc_undo - <char *>&s.tail)        # tail ... suffix_on
     for p in range(NPOS):
         s.kind[p] = -1
         s.deal[p] = deal[p]
@@ -263,7 +272,6 @@ cdef void state_init(State *s, int8_t *deal, int variant) noexcept nogil:
         _reserve_add(s, deal[p], 1)
     for p in range(NPOS):
         s.empty_near[p] = g_nside[p] + (1 if g_above[p] >= 0 else 0)
-    _count_suffix(s)
     s.packed_on = False
     s.variant = variant
     _set_open(s, START)
@@ -325,8 +333,15 @@ cdef inline int canonical(State *s) noexcept nogil:
     return best
 
 
+cdef inline void _need_suffix(State *s) noexcept nogil:
+    """Count ``suffix`` if it is not yet (the deal does not change during play)."""
+    if not s.suffix_on:
+        _count_suffix(s)
+
+
 cdef void _count_suffix(State *s) noexcept nogil:
     cdef int i, k
+    s.suffix_on = True
     memset(s.suffix[NPOS], 0, NKINDS)
     for i in range(NPOS - 1, -1, -1):
         memcpy(s.suffix[i], s.suffix[i + 1], NKINDS)
@@ -377,6 +392,7 @@ cdef bint holes_matchable(State *s) noexcept nogil:
     cdef uint64_t empty
     cdef int k, p, i, w, n = 0, stock = NSLOTS + s.placed
     cdef bint open_neighbour
+    _need_suffix(s)
     for k in range(NKINDS):
         rem[k] = s.reserve[k] + (s.suffix[stock][k] if stock < NPOS else 0)
         if rem[k] > 0:
