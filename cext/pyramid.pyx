@@ -1070,6 +1070,50 @@ cdef inline bint _passes_cuts(State *s) noexcept nogil:
     return can_finish_relaxed(s) and (s.placed < HOLE_CHECK_FROM or holes_matchable(s))
 
 
+cdef int _first_move(State *s, uint64_t salt, int *count) noexcept nogil:
+    """The move :func:`order_moves` would bring to the front here (the least
+    :func:`_score`, the first in generation order among equals), and in
+    ``count`` the number of moves, without writing the moves out: the kinds
+    of each open position are kept as one mask, and a position whose empty
+    neighbours alone rank it after the best move so far is not scored (its
+    moves rank by that count before anything else but the dragon)."""
+    cdef int places[NKINDS]
+    cdef int pos[NPOS]
+    cdef uint32_t kinds[NPOS]
+    cdef int np = 0, n = 0, w, p, k, i, best = -1
+    cdef uint64_t bits
+    cdef uint32_t m, key, least = 0xFFFFFFFFu
+    memset(places, 0, sizeof(places))
+    for w in range(3):
+        bits = s.open[w]
+        while bits:
+            p = w * 64 + _ctz64(bits)
+            bits &= bits - 1
+            m = accepts(s, p) & s.reserve_mask
+            if m:
+                pos[np] = p
+                kinds[np] = m
+                np += 1
+                while m:
+                    k = _ctz32(m)
+                    m &= m - 1
+                    places[k] += 1
+                    n += 1
+    count[0] = n
+    for i in range(np):
+        p = pos[i]
+        if least < (<uint32_t>1 << 24) and s.empty_near[p] > (least >> 16):
+            continue
+        m = kinds[i]
+        while m:
+            k = _ctz32(m)
+            m &= m - 1
+            key = _score(s, <uint16_t>(p * 32 + k), salt, places)
+            if key < least:
+                best, least = p * 32 + k, key
+    return best
+
+
 cdef bint _dive(Search *x, int start) noexcept nogil:
     """A straight dive from ``start``: the first move of the ordering at every
     node, without the table probe and the cuts (cut 1 and 2 cost a won deal's
@@ -1083,32 +1127,28 @@ cdef bint _dive(Search *x, int start) noexcept nogil:
     ``start`` and looks at the checks of each node of its line on the way: the
     search would have stopped at the shallowest node that fails them (or where
     the dive stopped), so ``x.resume`` is that node's ply and the search takes
-    the dive's moves unchecked above it (``x.dive_n``: their number; the rest
-    of each ordering is generated again only where the first move fails: the
-    dive keeps its moves in one small buffer that stays in cache, not on the
-    search's stack of 2.6 KB a ply, whose stores missed).  Nothing is stored and
+    the dive's moves unchecked above it (``x.dive_n``: their number; the
+    ordering is generated only where the first move fails: the dive finds the
+    first move without writing the moves out, :func:`_first_move`).  Nothing is stored and
     nothing counted: the search then does exactly what it would have done
     without the dive.  Its pure-Python twin is the search itself
     (``reference_search``: the same nodes); ``tests/test_pyramid_dive.py``
     holds the search with and without the dive to the same answers.
     """
     cdef State *s = &x.state
-    cdef uint16_t moves[MAX_MOVES]
-    cdef int places[NKINDS]
-    cdef int n, ply = start, stop
+    cdef int n, move, ply = start, stop
     cdef uint64_t nodes = x.nodes
     while s.placed < NPOS:
         nodes += 1
         if (x.node_limit and nodes > x.node_limit) or \
                 (x.deadline > 0 and (nodes & 1023) == 0 and _cpu_now() > x.deadline):
             break
-        n = generate_counted(s, moves, places)
+        move = _first_move(s, x.salt, &n)
         if n == 0:
             break
-        order_moves(s, moves, n, x.salt, places)
         x.dive_n[ply] = n
-        state_make(s, moves[0] & 31, moves[0] >> 5)
-        x.line[ply] = moves[0]
+        state_make(s, move & 31, move >> 5)
+        x.line[ply] = <uint16_t>move
         if ply < x.deep_same:
             x.deep_same = ply
         ply += 1
