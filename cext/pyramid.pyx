@@ -1073,16 +1073,17 @@ cdef inline bint _passes_cuts(State *s) noexcept nogil:
 cdef int _first_move(State *s, uint64_t salt, int *count) noexcept nogil:
     """The move :func:`order_moves` would bring to the front here (the least
     :func:`_score`, the first in generation order among equals), and in
-    ``count`` the number of moves, without writing the moves out: the kinds
-    of each open position are kept as one mask, and a position whose empty
-    neighbours alone rank it after the best move so far is not scored (its
-    moves rank by that count before anything else but the dragon)."""
+    ``count`` the number of moves, without writing the moves out.  The score
+    ranks a move by the dragon, then by its position's empty neighbours: only
+    the positions with the fewest among those with a move that is not the
+    dragon (all positions when there is none) hold the first move, and only
+    their moves are scored.  The kinds of each open position are kept as a mask."""
     cdef int places[NKINDS]
     cdef int pos[NPOS]
     cdef uint32_t kinds[NPOS]
-    cdef int np = 0, n = 0, w, p, k, i, best = -1
+    cdef int np = 0, n = 0, w, p, k, i, best = -1, fewest = 255
     cdef uint64_t bits
-    cdef uint32_t m, key, least = 0xFFFFFFFFu
+    cdef uint32_t m, key, least = 0xFFFFFFFFu, others = ~((<uint32_t>1) << KIND_DRAGON)
     memset(places, 0, sizeof(places))
     for w in range(3):
         bits = s.open[w]
@@ -1094,6 +1095,8 @@ cdef int _first_move(State *s, uint64_t salt, int *count) noexcept nogil:
                 pos[np] = p
                 kinds[np] = m
                 np += 1
+                if m & others and s.empty_near[p] < fewest:
+                    fewest = s.empty_near[p]
                 while m:
                     k = _ctz32(m)
                     m &= m - 1
@@ -1102,9 +1105,11 @@ cdef int _first_move(State *s, uint64_t salt, int *count) noexcept nogil:
     count[0] = n
     for i in range(np):
         p = pos[i]
-        if least < (<uint32_t>1 << 24) and s.empty_near[p] > (least >> 16):
-            continue
         m = kinds[i]
+        if fewest < 255:
+            if s.empty_near[p] != fewest:
+                continue
+            m &= others
         while m:
             k = _ctz32(m)
             m &= m - 1
