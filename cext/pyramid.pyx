@@ -912,7 +912,6 @@ cdef struct Search:
     uint32_t *score_stack    # their ordering scores
     bint dive                # each round starts with a straight dive (:func:`_dive`)
     int resume               # the nodes above this ply are a failed dive's: their checks pass
-    int dive_n[NPOS]         # the number of moves of each such node
     uint64_t dives           # rounds that began with a dive, and the dives that won (for the tests)
     uint64_t dive_wins
 
@@ -944,8 +943,13 @@ cdef inline uint32_t _tie(uint64_t salt, uint16_t move) noexcept nogil:
 cdef inline uint32_t _score(State *s, uint16_t move, uint64_t salt, int *places) noexcept nogil:
     """A move's rank in the ordering (see :func:`order_moves`): smaller first."""
     cdef int k = move & 31
-    return (((<uint32_t>(k == KIND_DRAGON)) << 24) | (<uint32_t>s.empty_near[move >> 5] << 16)
-            | (<uint32_t>places[k] << 4) | _tie(salt, move))
+    return _rank(k, s.empty_near[move >> 5], places[k], salt, move)
+
+
+cdef inline uint32_t _rank(int k, int empty_near, int places, uint64_t salt, uint16_t move) noexcept nogil:
+    """The score of move (kind ``k``, its position's ``empty_near``, the ``places`` of its kind)."""
+    return (((<uint32_t>(k == KIND_DRAGON)) << 24) | (<uint32_t>empty_near << 16)
+            | (<uint32_t>places << 4) | _tie(salt, move))
 
 
 cdef void order_moves(State *s, uint16_t *moves, int n, uint64_t salt, int *places) noexcept nogil:
@@ -1026,8 +1030,8 @@ cdef int search(Search *x, int ply) noexcept nogil:
     moves = x.move_stack + ply * MAX_MOVES
     scores = x.score_stack + ply * MAX_MOVES
     if resumed:
-        n = x.dive_n[ply]
-        moves[0] = x.line[ply]     # the first of the ordering; the others are generated if it fails
+        n = 2                      # the dive's move, perhaps others: counted when generated (at i == 1)
+        moves[0] = x.line[ply]     # the first of the ordering
     else:
         if s.placed > 0 and table_dead(&x.table, s):   # the empty board packs to 0, like an unused entry
             return DEAD
@@ -1040,11 +1044,14 @@ cdef int search(Search *x, int ply) noexcept nogil:
             return DEAD
         n = generate_counted(s, moves, places)
         order_moves(s, moves, n, x.salt, places)
-    for i in range(n):
+    i = 0
+    while i < n:
         if i == 1:
             if resumed:             # the node's ordering as it was: the dive's move first
-                generate_counted(s, moves, places)
+                n = generate_counted(s, moves, places)
                 order_moves(s, moves, n, x.salt, places)
+                if n == 1:
+                    break
             sort_rest(s, moves, scores, n, x.salt, places)
         k = moves[i] & 31
         p = moves[i] >> 5
@@ -1061,6 +1068,7 @@ cdef int search(Search *x, int ply) noexcept nogil:
         state_unmake(s, k, p)
         if r == ABORTED:
             return ABORTED
+        i += 1
     table_store_dead(&x.table, s)
     return DEAD
 
@@ -1070,21 +1078,23 @@ cdef inline bint _passes_cuts(State *s) noexcept nogil:
     return can_finish_relaxed(s) and (s.placed < HOLE_CHECK_FROM or holes_matchable(s))
 
 
-cdef int _first_move(State *s, uint64_t salt, int *count) noexcept nogil:
+cdef int _first_move(State *s, uint64_t salt) noexcept nogil:
     """The move :func:`order_moves` would bring to the front here (the least
-    :func:`_score`, the first in generation order among equals), and in
-    ``count`` the number of moves, without writing the moves out.  The score
-    ranks a move by the dragon, then by its position's empty neighbours: only
-    the positions with the fewest among those with a move that is not the
-    dragon (all positions when there is none) hold the first move, and only
-    their moves are scored.  The kinds of each open position are kept as a mask."""
-    cdef int places[NKINDS]
+    :func:`_score`, the first in generation order among equals; -1 when there
+    is no move), without writing the moves out.  The score ranks a move by the
+    dragon, then by its position's empty neighbours: only the positions with
+    the fewest among those with a move that is not the dragon (all positions
+    when there is none) hold the first move, and only their moves are scored.
+    The kinds of each open position are kept as a mask, and the places of each
+    kind are counted bit-sliced (``plane[j]``: bit j of every kind's count;
+    at most 144 places: 8 planes), without a branch per move."""
+    cdef uint32_t plane[8]
     cdef int pos[NPOS]
     cdef uint32_t kinds[NPOS]
-    cdef int np = 0, n = 0, w, p, k, i, best = -1, fewest = 255
+    cdef int np = 0, w, p, k, i, j, places, best = -1, fewest = 255
     cdef uint64_t bits
-    cdef uint32_t m, key, least = 0xFFFFFFFFu, others = ~((<uint32_t>1) << KIND_DRAGON)
-    memset(places, 0, sizeof(places))
+    cdef uint32_t m, carry, t, key, least = 0xFFFFFFFFu, others = ~((<uint32_t>1) << KIND_DRAGON)
+    memset(plane, 0, sizeof(plane))
     for w in range(3):
         bits = s.open[w]
         while bits:
@@ -1097,12 +1107,11 @@ cdef int _first_move(State *s, uint64_t salt, int *count) noexcept nogil:
                 np += 1
                 if m & others and s.empty_near[p] < fewest:
                     fewest = s.empty_near[p]
-                while m:
-                    k = _ctz32(m)
-                    m &= m - 1
-                    places[k] += 1
-                    n += 1
-    count[0] = n
+                carry = m
+                for j in range(8):          # add 1 to the count of every kind in m
+                    t = plane[j] & carry
+                    plane[j] ^= carry
+                    carry = t
     for i in range(np):
         p = pos[i]
         m = kinds[i]
@@ -1113,7 +1122,10 @@ cdef int _first_move(State *s, uint64_t salt, int *count) noexcept nogil:
         while m:
             k = _ctz32(m)
             m &= m - 1
-            key = _score(s, <uint16_t>(p * 32 + k), salt, places)
+            places = 0
+            for j in range(8):
+                places |= ((plane[j] >> k) & 1) << j
+            key = _rank(k, s.empty_near[p], places, salt, <uint16_t>(p * 32 + k))
             if key < least:
                 best, least = p * 32 + k, key
     return best
@@ -1132,26 +1144,25 @@ cdef bint _dive(Search *x, int start) noexcept nogil:
     ``start`` and looks at the checks of each node of its line on the way: the
     search would have stopped at the shallowest node that fails them (or where
     the dive stopped), so ``x.resume`` is that node's ply and the search takes
-    the dive's moves unchecked above it (``x.dive_n``: their number; the
-    ordering is generated only where the first move fails: the dive finds the
-    first move without writing the moves out, :func:`_first_move`).  Nothing is stored and
+    the dive's moves unchecked above it (their ordering is generated only
+    where the first move fails: the dive finds the first move without writing
+    the moves out, :func:`_first_move`).  Nothing is stored and
     nothing counted: the search then does exactly what it would have done
     without the dive.  Its pure-Python twin is the search itself
     (``reference_search``: the same nodes); ``tests/test_pyramid_dive.py``
     holds the search with and without the dive to the same answers.
     """
     cdef State *s = &x.state
-    cdef int n, move, ply = start, stop
+    cdef int move, ply = start, stop
     cdef uint64_t nodes = x.nodes
     while s.placed < NPOS:
         nodes += 1
         if (x.node_limit and nodes > x.node_limit) or \
                 (x.deadline > 0 and (nodes & 1023) == 0 and _cpu_now() > x.deadline):
             break
-        move = _first_move(s, x.salt, &n)
-        if n == 0:
+        move = _first_move(s, x.salt)
+        if move < 0:
             break
-        x.dive_n[ply] = n
         state_make(s, move & 31, move >> 5)
         x.line[ply] = <uint16_t>move
         if ply < x.deep_same:
