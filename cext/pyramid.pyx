@@ -1091,7 +1091,7 @@ cdef int _first_move(State *s, uint64_t salt) noexcept nogil:
     cdef uint32_t plane[8]
     cdef int pos[NPOS]
     cdef uint32_t kinds[NPOS]
-    cdef int np = 0, w, p, k, i, j, places, best = -1, fewest = 255
+    cdef int np = 0, w, p, k, i, j, places, best = -1, fewest = 255, e
     cdef uint64_t bits
     cdef uint32_t m, carry, t, key, least = 0xFFFFFFFFu, others = ~((<uint32_t>1) << KIND_DRAGON)
     memset(plane, 0, sizeof(plane))
@@ -1101,17 +1101,16 @@ cdef int _first_move(State *s, uint64_t salt) noexcept nogil:
             p = w * 64 + _ctz64(bits)
             bits &= bits - 1
             m = accepts(s, p) & s.reserve_mask
-            if m:
-                pos[np] = p
-                kinds[np] = m
-                np += 1
-                if m & others and s.empty_near[p] < fewest:
-                    fewest = s.empty_near[p]
-                carry = m
-                for j in range(8):          # add 1 to the count of every kind in m
-                    t = plane[j] & carry
-                    plane[j] ^= carry
-                    carry = t
+            pos[np] = p                     # kept only if it has a move (no branch on it)
+            kinds[np] = m
+            np += m != 0
+            e = s.empty_near[p] if m & others else 255
+            fewest = e if e < fewest else fewest
+            carry = m
+            for j in range(8):              # add 1 to the count of every kind in m
+                t = plane[j] & carry
+                plane[j] ^= carry
+                carry = t
     for i in range(np):
         p = pos[i]
         m = kinds[i]
