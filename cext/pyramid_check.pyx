@@ -131,6 +131,13 @@ cdef int _play(Board *b, signed char *deal, int variant, int face, int p, int *s
             break
     if slot[0] < 0:
         return NOT_IN_RESERVE
+    return _play_slot(b, deal, variant, slot[0], p)
+
+
+cdef int _play_slot(Board *b, signed char *deal, int variant, int slot, int p) noexcept:
+    """Play the tile of reserve slot ``slot`` (the lowest slot holding its
+    face: the callers make sure) on ``p``; return OK or why not."""
+    cdef int face = b.reserve[slot]
     if b.face[p] >= 0:
         return FILLED
     if not _open(b, p):
@@ -138,10 +145,20 @@ cdef int _play(Board *b, signed char *deal, int variant, int face, int p, int *s
     if b.placed > 0 and not _fits(b, variant, face, p):
         return NO_FIT
     b.face[p] = face
-    b.reserve[slot[0]] = deal[b.stock] if b.stock < NPOS else -1
+    b.reserve[slot] = deal[b.stock] if b.stock < NPOS else -1
     b.stock += 1
     b.placed += 1
     return OK
+
+
+cdef inline int _slot_of_kind(Board *b, int kind) noexcept:
+    """The lowest reserve slot holding a tile of ``kind`` (decision 1), or -1.
+    It is also the lowest slot holding that tile's face."""
+    cdef int i
+    for i in range(NSLOTS):
+        if b.reserve[i] >= 0 and c_kind[b.reserve[i]] == kind:
+            return i
+    return -1
 
 
 cdef void _load(deal_faces, signed char *deal) except *:
@@ -212,14 +229,11 @@ def name_and_check(deal_faces, kind_line, int variant=0, face_prefix=()):
     for kind, p in kind_line:
         if not (0 <= kind < NKINDS and 0 <= p < NPOS):
             raise ValueError(f"move {n + 1}: kind 0-29 and position 0-143")
-        face = -1
-        for i in range(NSLOTS):
-            if b.reserve[i] >= 0 and c_kind[b.reserve[i]] == kind:
-                face = b.reserve[i]
-                break
-        if face < 0:
+        slot = _slot_of_kind(&b, kind)
+        if slot < 0:
             return text, slots, (n + 1, f"no tile of kind {kind} in the reserves")
-        code = _play(&b, deal, variant, face, p, &slot)
+        face = b.reserve[slot]
+        code = _play_slot(&b, deal, variant, slot, p)
         if code != OK:
             return text, slots, (n + 1, _reason(code, face, p))
         text.append(c_text[face][p])
@@ -249,7 +263,7 @@ def check_seeds(seeds, lines, int variant=0):
     cdef int32_t idx[NPOS]
     cdef Board b
     cdef int n, kind, p, code, slot, i, face, length
-    cdef const unsigned char[:] line
+    cdef const unsigned char *line
     cdef char text[2 * NPOS]
     cdef double t0
     cdef list out = []
@@ -260,8 +274,8 @@ def check_seeds(seeds, lines, int variant=0):
         raise ValueError("one line per seed")
     for seed, raw in zip(seeds, lines):
         t0 = _now()
-        line = raw
-        length = line.shape[0] // 2
+        line = raw           # bytes
+        length = len(raw) // 2
         for i in range(NPOS):
             idx[i] = i
         fisher_yates(idx, NPOS, <uint64_t>seed)
@@ -275,15 +289,12 @@ def check_seeds(seeds, lines, int variant=0):
             if not (kind < NKINDS and p < NPOS):
                 error = (n + 1, "kind 0-29 and position 0-143")
                 break
-            face = -1
-            for i in range(NSLOTS):
-                if b.reserve[i] >= 0 and c_kind[b.reserve[i]] == kind:
-                    face = b.reserve[i]
-                    break
-            if face < 0:
+            slot = _slot_of_kind(&b, kind)
+            if slot < 0:
                 error = (n + 1, f"no tile of kind {kind} in the reserves")
                 break
-            code = _play(&b, deal, variant, face, p, &slot)
+            face = b.reserve[slot]
+            code = _play_slot(&b, deal, variant, slot, p)
             if code != OK:
                 error = (n + 1, _reason(code, face, p))
                 break

@@ -16,37 +16,39 @@ solver.errors.InputError: unknown game 'chess' (known: pyramid, spectrum, bounda
 """
 from __future__ import annotations
 
+import importlib
 from typing import Dict, List, Optional, Sequence
 
 from solver.errors import InputError
 from solver.game import Analysis, Game, GameEntry, Policy, RandomPolicy
 
+_CONTRACTS = {
+    "pyramid": "solver.pyramid.contract",
+    "spectrum": "solver.spectrum.contract",
+    "boundary": "solver.boundary.contract",
+    "continental": "solver.continental.contract",
+    "continuum": "solver.continuum.contract",
+}
+"""The five games, in the order ``solve --help`` lists them, and the module of
+each one's ``ENTRY``: a game is imported when it is first asked for (a batch
+of one game does not import the other four)."""
+
 _ENTRIES: Dict[str, GameEntry] = {}
 
 
-def _load() -> Dict[str, GameEntry]:
-    """The five games, in the order ``solve --help`` lists them (imported on first use)."""
-    if not _ENTRIES:
-        from solver.boundary import contract as boundary
-        from solver.continental import contract as continental
-        from solver.continuum import contract as continuum
-        from solver.pyramid import contract as pyramid
-        from solver.spectrum import contract as spectrum
-        for module in (pyramid, spectrum, boundary, continental, continuum):
-            _ENTRIES[module.ENTRY.name] = module.ENTRY
-    return _ENTRIES
-
-
 def names() -> List[str]:
-    return list(_load())
+    return list(_CONTRACTS)
 
 
 def get_game(name: str) -> GameEntry:
     """The registry entry of ``name``, or InputError naming the games there are."""
-    games = _load()
-    if name not in games:
-        raise InputError(f"unknown game {str(name)[:40]!r} (known: {', '.join(games)})")
-    return games[name]
+    if name not in _CONTRACTS:
+        raise InputError(f"unknown game {str(name)[:40]!r} (known: {', '.join(_CONTRACTS)})")
+    if name not in _ENTRIES:
+        entry = importlib.import_module(_CONTRACTS[name]).ENTRY
+        assert entry.name == name, f"{_CONTRACTS[name]} registers {entry.name}, not {name}"
+        _ENTRIES[name] = entry
+    return _ENTRIES[name]
 
 
 def policy_names(name: str) -> List[str]:
