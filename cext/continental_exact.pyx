@@ -39,6 +39,7 @@ cdef extern from *:
     static inline unsigned long long ce_lo(u128_t x) { return (unsigned long long)x; }
     static inline unsigned long long ce_hi(u128_t x) { return (unsigned long long)(x >> 64); }
     static inline int ce_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline void ce_prefetch(const void *p) { __builtin_prefetch(p); }
     static int ce_cmp_u32(const void *a, const void *b) {
         unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
         return (x > y) - (x < y);
@@ -76,6 +77,7 @@ cdef extern from *:
     unsigned long long ce_hi(u128_t) nogil
     int ce_cmp_u32(const void *, const void *) nogil
     int ce_ctz(unsigned long long) nogil
+    void ce_prefetch(const void *) nogil
     void ce_sort_u32(unsigned int *, long) nogil
     int ce_cmp_rec(const void *, const void *) nogil
     ctypedef struct ce_rec:
@@ -89,7 +91,8 @@ DEF TMIN = 3
 DEF EMPTY_O = 0xFF
 DEF NPERM = 24
 DEF MAXC = 20          # dominance candidates per key: 3 per straight in progress or head due, 2 for the trios
-DEF DECIDED = 1 << 17   # state tag: at_most, a key has reached the target (no entries kept)
+DEF DECIDED = 1 << 17
+DEF RING = 4           # states staged before their insert (their slots fetched meanwhile)   # state tag: at_most, a key has reached the target (no entries kept)
 
 cdef int PERMS[NPERM][NS]
 cdef int _i = 0
@@ -196,7 +199,16 @@ cdef struct SMeta:
     int32_t tag           # cards | run info << 8 | column not empty << 16
 
 
+cdef struct Staged:
+    u128_t w
+    uint64_t hv
+    int32_t tag, n, cap
+    uint32_t *e
+
+
 cdef struct Layer:
+    Staged ring[RING]     # states waiting for their insert (``stage_add``)
+    int32_t head, nst
     uint32_t *ent
     int64_t nent, capent
     SMeta *m              # one record a state: a found state costs one cache miss, not four
@@ -686,6 +698,7 @@ cdef int layer_reset(Layer *L, int64_t expect) except -1:
         c *= 2
     L.n = 0
     L.nent = 0
+    L.head = L.nst = 0
     L.cap = <int32_t>c
     if c > L.acap:
         L.acap = <int32_t>c
@@ -705,9 +718,12 @@ cdef int layer_reset(Layer *L, int64_t expect) except -1:
 
 
 cdef void layer_free(Layer *L) noexcept:
+    cdef int i
     if L == NULL:
         return
     free(L.ent); free(L.m); free(L.h); free(L.slot)
+    for i in range(RING):
+        free(L.ring[i].e)
     free(L)
 
 
@@ -726,7 +742,57 @@ cdef inline uint64_t layer_hash(int32_t tag, uint32_t *e, int32_t n) noexcept no
 
 cdef int layer_add(Layer *L, int32_t tag, uint32_t *e, int32_t n, u128_t w) except -1:
     """Add weight ``w`` to the state (tag, entries), creating it if new."""
-    cdef uint64_t hv = layer_hash(tag, e, n), sl, fp = hv & 0xFFFFFFFF00000000ULL
+    return layer_add_h(L, layer_hash(tag, e, n), tag, e, n, w)
+
+
+cdef int stage_add(Layer *L, int32_t tag, uint32_t *e, int32_t n, u128_t w) except -1:
+    """``layer_add``, a few states later: the state's slot is fetched now and
+    the state inserted after ``RING - 1`` more (a probe of a large layer is a
+    cache miss; this way the misses overlap the work on the next states).
+    ``stage_flush`` inserts what is left.  The inserts keep their order."""
+    cdef Staged *x
+    cdef uint64_t sl
+    cdef int32_t i
+    if L.nst == RING:
+        x = &L.ring[L.head]
+        layer_add_h(L, x.hv, x.tag, x.e, x.n, x.w)
+        L.head = (L.head + 1) % RING
+        L.nst -= 1
+    x = &L.ring[(L.head + L.nst) % RING]
+    L.nst += 1
+    if n > x.cap:
+        x.cap = 2 * n
+        x.e = <uint32_t *>realloc(x.e, x.cap * sizeof(uint32_t))
+        if x.e == NULL:
+            raise MemoryError()
+    memcpy(x.e, e, n * sizeof(uint32_t))
+    x.n = n
+    x.tag = tag
+    x.w = w
+    x.hv = layer_hash(tag, e, n)
+    ce_prefetch(&L.slot[x.hv & <uint64_t>L.smask])
+    if L.nst >= 2:                    # the one staged before: its slot is here by now, fetch its record
+        x = &L.ring[(L.head + L.nst - 2) % RING]
+        sl = L.slot[x.hv & <uint64_t>L.smask]
+        if sl != 0:
+            i = <int32_t>(sl & 0xFFFFFFFFULL) - 1
+            ce_prefetch(&L.m[i])
+    return 0
+
+
+cdef int stage_flush(Layer *L) except -1:
+    cdef Staged *x
+    while L.nst:
+        x = &L.ring[L.head]
+        layer_add_h(L, x.hv, x.tag, x.e, x.n, x.w)
+        L.head = (L.head + 1) % RING
+        L.nst -= 1
+    return 0
+
+
+cdef int layer_add_h(Layer *L, uint64_t hv, int32_t tag, uint32_t *e, int32_t n, u128_t w) except -1:
+    """``layer_add`` with the state's hash ``hv`` given."""
+    cdef uint64_t sl, fp = hv & 0xFFFFFFFF00000000ULL
     cdef int32_t idx
     cdef int64_t j = <int64_t>(hv & <uint64_t>L.smask)
     cdef SMeta *q
@@ -742,7 +808,7 @@ cdef int layer_add(Layer *L, int32_t tag, uint32_t *e, int32_t n, u128_t w) exce
         j = (j + 1) & L.smask
     if L.n + 1 >= L.cap:
         layer_grow(L)
-        return layer_add(L, tag, e, n, w)
+        return layer_add_h(L, hv, tag, e, n, w)
     while L.nent + n > L.capent:
         L.capent *= 2
         L.ent = <uint32_t *>realloc(L.ent, L.capent * sizeof(uint32_t))
@@ -853,7 +919,7 @@ cdef Layer *step_start(Run *R, Layer *L, int r, Layer *out) except NULL:
     cdef int v
     for st in range(L.n):
         if L.m[st].tag & DECIDED:
-            layer_add(out, L.m[st].tag, R.buf, 0, L.m[st].w)
+            stage_add(out, L.m[st].tag, R.buf, 0, L.m[st].w)
             continue
         for i in range(L.m[st].ln):
             kid = <int32_t>(L.ent[L.m[st].off + i] >> 8)
@@ -863,7 +929,8 @@ cdef Layer *step_start(Run *R, Layer *L, int r, Layer *out) except NULL:
             for c in range(R.n_start[at]):
                 relax(R, R.tp_id[base + c], v + R.tp_gain[base + c])
         n = collect(R)
-        layer_add(out, L.m[st].tag, R.buf, n, L.m[st].w)
+        stage_add(out, L.m[st].tag, R.buf, n, L.m[st].w)
+    stage_flush(out)
     return out
 
 
@@ -886,7 +953,7 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s, Layer *out) except NULL:
                 tag = (L.m[st].tag & ~0xFF) | (cards + h)
                 if h:
                     tag |= 1 << 16
-                layer_add(out, tag, R.buf, 0, L.m[st].w * mult)
+                stage_add(out, tag, R.buf, 0, L.m[st].w * mult)
                 continue
             for i in range(L.m[st].ln):
                 kid = <int32_t>(L.ent[L.m[st].off + i] >> 8)
@@ -908,9 +975,10 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s, Layer *out) except NULL:
             if h:
                 tag |= 1 << 16
             if n < 0:                     # decided (at_most)
-                layer_add(out, tag | DECIDED, R.buf, 0, L.m[st].w * mult)
+                stage_add(out, tag | DECIDED, R.buf, 0, L.m[st].w * mult)
                 continue
-            layer_add(out, tag, R.buf, n, L.m[st].w * mult)     # relabelled at the rank end only
+            stage_add(out, tag, R.buf, n, L.m[st].w * mult)     # relabelled at the rank end only
+    stage_flush(out)
     return out
 
 
@@ -1123,7 +1191,7 @@ cdef Layer *step_end(Run *R, Layer *L, int r, Layer *out) except NULL:
             if extra < 0:
                 continue
             if L.m[st].tag & DECIDED:
-                layer_add(out, cards | (extra << 8) | DECIDED, R.buf, 0, L.m[st].w)
+                stage_add(out, cards | (extra << 8) | DECIDED, R.buf, 0, L.m[st].w)
                 continue
             for i in range(L.m[st].ln):
                 kid = <int32_t>(L.ent[L.m[st].off + i] >> 8)
@@ -1142,7 +1210,7 @@ cdef Layer *step_end(Run *R, Layer *L, int r, Layer *out) except NULL:
                     continue
             tag = cards | (extra << 8)
             if n < 0:                     # decided (at_most)
-                layer_add(out, tag | DECIDED, R.buf, 0, L.m[st].w)
+                stage_add(out, tag | DECIDED, R.buf, 0, L.m[st].w)
                 continue
             if R.symmetric and not R.profile:
                 if n > canoncap:
@@ -1151,11 +1219,12 @@ cdef Layer *step_end(Run *R, Layer *L, int r, Layer *out) except NULL:
                     if canon == NULL:
                         raise MemoryError()
                 canonical(R, n, canon, 0)
-                layer_add(out, tag, canon, n, L.m[st].w)
+                stage_add(out, tag, canon, n, L.m[st].w)
             else:
-                layer_add(out, tag, R.buf, n, L.m[st].w)
+                stage_add(out, tag, R.buf, n, L.m[st].w)
     finally:
         free(canon)
+    stage_flush(out)
     return out
 
 
