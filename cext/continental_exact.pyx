@@ -94,13 +94,18 @@ DEF MAXC = 20          # dominance candidates per key: 3 per straight in progres
 DEF DECIDED = 1 << 17
 DEF RING = 4           # states staged before their insert (their slots fetched meanwhile)   # state tag: at_most, a key has reached the target (no entries kept)
 
-cdef int PERMS[NPERM][NS]
+cdef int PERMS[NPERM][NS]     # PERMS[pi][s]: suit s's new label
+cdef int INV[NPERM][NS]       # INV[pi][l]: the suit labelled l
+cdef int PIDX[256]            # pi from INV[pi] packed two bits a label
 cdef int _i = 0
 import itertools as _it
 for _p in _it.permutations(range(NS)):
     for _j in range(NS):
         PERMS[_i][_j] = _p[_j]
+        INV[_i][_p[_j]] = _j
     _i += 1
+for _i in range(NPERM):
+    PIDX[INV[_i][0] | (INV[_i][1] << 2) | (INV[_i][2] << 4) | (INV[_i][3] << 6)] = _i
 
 
 cdef struct Key:
@@ -187,6 +192,7 @@ cdef struct Run:
     uint32_t *buf
     int64_t bufcap
     int8_t *keep          # prune's scratch, as long as ``buf``
+    uint32_t *cand        # canonical's scratch, as long as ``buf``
     ce_rec *rec
     int32_t *dcid         # [key*MAXC + c]: candidate c's id (-1 not interned) ...
     int32_t *dver         # ... as of ``nkeys`` = dver[key] (-1 never looked up)
@@ -879,7 +885,8 @@ cdef int collect(Run *R) except -1:
         R.buf = <uint32_t *>realloc(R.buf, R.bufcap * sizeof(uint32_t))
         R.keep = <int8_t *>realloc(R.keep, R.bufcap)
         R.rec = <ce_rec *>realloc(R.rec, R.bufcap * sizeof(ce_rec))
-        if R.buf == NULL or R.keep == NULL or R.rec == NULL:
+        R.cand = <uint32_t *>realloc(R.cand, R.bufcap * sizeof(uint32_t))
+        if R.buf == NULL or R.keep == NULL or R.rec == NULL or R.cand == NULL:
             raise MemoryError()
     if n == 0:
         return 0
@@ -1126,19 +1133,22 @@ cdef inline int complete_able(Run *R, int32_t kid, int r) noexcept:
     return (ns == R.S or r + 1 <= NR - SMIN) and (nt == R.T or r + 1 <= NR - 1)
 
 
-cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
+cdef int canonical(Run *R, int32_t n, uint32_t *out) except -1:
     """Write the canonical relabelling of ``R.buf[:n]`` into ``out``.
 
-    Only relabellings that keep suits ``< split`` among themselves are tried
-    (inside a rank, the suits whose cell is done and those still to come).
+    The relabellings tried are those putting the suits in signature order
+    (``sig`` is permuted with the suits, so the set of arrays tried is the same
+    for every relabelling of the state, and the least of them is canonical).
+    Suits no key names have the same signature and are interchangeable: one
+    order of them is enough.  Usually the signatures differ and one
+    relabelling is tried, with no search over the 24.
     """
     cdef uint64_t sig[NS]
+    cdef uint64_t x
     cdef int order[NS]
-    cdef int i, j, t, s, pi, kid, first = 1, a, b, ok, named = 0
+    cdef int i, j, t, s, pi, kid, first = 1, u, v, ok, named = 0, ties = 0
     cdef uint64_t vh
-    cdef uint32_t *cand = <uint32_t *>malloc(n * sizeof(uint32_t) + 4)
-    if cand == NULL:
-        raise MemoryError()
+    cdef uint32_t *cand = R.cand
     for s in range(NS):
         sig[s] = 0
     for i in range(n):
@@ -1146,23 +1156,34 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
         vh = <uint64_t>(R.buf[i] & 0xFF) * 0x9E3779B97F4A7C15ULL
         named |= R.kmask[kid]
         for s in range(NS):
-            sig[s] += mix64(R.ksig[kid * NS + s] ^ vh)
-    # suits in signature order; PERMS[pi][s] is suit s's new label
+            x = (R.ksig[kid * NS + s] ^ vh) * 0xBF58476D1CE4E5B9ULL
+            sig[s] += x ^ (x >> 31)
+    for s in range(NS):                          # suits by signature, then index
+        order[s] = s
+    for i in range(1, NS):
+        t = order[i]
+        j = i
+        while j > 0 and sig[order[j - 1]] > sig[t]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = t
+    for i in range(NS - 1):
+        if sig[order[i]] == sig[order[i + 1]] and ((named >> order[i]) & 1 or (named >> order[i + 1]) & 1):
+            ties = 1
     for pi in range(NPERM):
-        ok = 1
-        for a in range(NS):
-            if (a < split) != (PERMS[pi][a] < split):
-                ok = 0
-            for b in range(NS):
-                if (a < split) == (b < split) and sig[a] < sig[b] and PERMS[pi][a] > PERMS[pi][b]:
+        if not ties:
+            # the one order: suit order[l] gets label l
+            pi = PIDX[order[0] | (order[1] << 2) | (order[2] << 4) | (order[3] << 6)]
+        else:
+            ok = 1
+            for i in range(NS - 1):               # labels in signature order; unnamed suits by index
+                u = INV[pi][i]
+                v = INV[pi][i + 1]
+                if sig[u] > sig[v] or (sig[u] == sig[v] and u > v
+                                       and not (named >> u) & 1 and not (named >> v) & 1):
                     ok = 0
-                # suits no key names are interchangeable: relabelling them among themselves
-                # changes nothing, so one order of them is enough
-                if ((a < split) == (b < split) and a < b and not (named >> a) & 1
-                        and not (named >> b) & 1 and PERMS[pi][a] > PERMS[pi][b]):
-                    ok = 0
-        if not ok:
-            continue
+            if not ok:
+                continue
         if pi == 0:                              # the identity: already sorted
             memcpy(cand, R.buf, n * sizeof(uint32_t))
         else:
@@ -1174,7 +1195,8 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
             # memcmp on little-endian words is not the numeric order, but any total order is canonical
             memcpy(out, cand, n * sizeof(uint32_t))
             first = 0
-    free(cand)
+        if not ties:
+            break
     return 0
 
 
@@ -1218,7 +1240,7 @@ cdef Layer *step_end(Run *R, Layer *L, int r, Layer *out) except NULL:
                     canon = <uint32_t *>realloc(canon, canoncap * sizeof(uint32_t))
                     if canon == NULL:
                         raise MemoryError()
-                canonical(R, n, canon, 0)
+                canonical(R, n, canon)
                 stage_add(out, tag, canon, n, L.m[st].w)
             else:
                 stage_add(out, tag, R.buf, n, L.m[st].w)
@@ -1315,8 +1337,9 @@ def rank_dp(problem, progress=None):
     R.buf = <uint32_t *>malloc(R.bufcap * sizeof(uint32_t))
     R.keep = <int8_t *>malloc(R.bufcap)
     R.rec = <ce_rec *>malloc(R.bufcap * sizeof(ce_rec))
+    R.cand = <uint32_t *>malloc(R.bufcap * sizeof(uint32_t))
     try:
-        if (R.bits == NULL or R.dcid == NULL or R.dver == NULL or R.keep == NULL or R.rec == NULL or R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
+        if (R.bits == NULL or R.dcid == NULL or R.dver == NULL or R.keep == NULL or R.rec == NULL or R.cand == NULL or R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
                 or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
                 or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
                 or R.dcnt == NULL or R.denc == NULL or R.dmarg == NULL
@@ -1404,7 +1427,7 @@ def rank_dp(problem, progress=None):
         free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.ksig); free(R.kmask); free(R.sure); free(R.best); free(R.touched)
         free(R.dcnt); free(R.denc); free(R.dmarg)
         free(R.slot); free(R.tp_id); free(R.tp_gain); free(R.buf)
-        free(R.bits); free(R.dcid); free(R.dver); free(R.keep); free(R.rec)
+        free(R.bits); free(R.dcid); free(R.dver); free(R.keep); free(R.rec); free(R.cand)
 
 
 cdef object _pyint(u128_t x):
