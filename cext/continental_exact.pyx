@@ -15,15 +15,19 @@ started, trios placed, joker slots, trio naturals still open in this rank and
 naturals the rank may still take.  Keys are interned to ids; a DP state is a
 sorted array of ``id<<8 | value`` entries (the function key -> best matched)
 with the cards so far, the empty-run bookkeeping of the rotation classes and a
-128-bit weight.  A layer is a hash table of states; each cell, rank start and
-rank end maps a layer to the next.  Transitions are computed once per key and
+128-bit weight.  A layer is a hash table of states (one record a state, the
+hash's high half in the slot, inserts staged a few states behind so that the
+slot's cache miss overlaps other work); each cell, rank start and rank end
+maps a layer to the next, written into the layer two steps back (its arrays
+kept: fresh ones cost page faults).  Transitions are computed once per key and
 cached, as are each key's per-suit signature words and its sure misses by
 rank (places on cells no hand holds, ``exact._sure_misses``).  At a rank end
 (and after each cell) dominated and hopeless keys are dropped and, at a rank
 end, when the problem is symmetric in the suits, the state is relabelled to a
 canonical suit order (suits sorted by an invariant signature, ties tried in
 every order but suits no key names in one, the smallest entry array kept;
-inside a rank the relabelling cost more than the states it merged).  With
+without a tie one relabelling; inside a rank the relabelling cost more than
+the states it merged).  With
 ``problem.at_most`` (``exact.count_at_most``) values are capped at the target and a state that has reached it is *decided*:
 tag bit ``DECIDED``, no entries, only its cards and empty runs carried on
 (with ``problem.low`` the target is that of deficiency ``low``, and the states
@@ -890,12 +894,15 @@ cdef int collect(Run *R) except -1:
             raise MemoryError()
     if n == 0:
         return 0
-    lo = hi = R.touched[0]
-    for i in range(1, n):
-        if R.touched[i] < lo:
-            lo = R.touched[i]
-        if R.touched[i] > hi:
-            hi = R.touched[i]
+    lo = 0
+    hi = R.nkeys - 1
+    if (hi >> 6) >= 4 * n:                # many keys: the touched ones' span
+        lo = hi = R.touched[0]
+        for i in range(1, n):
+            if R.touched[i] < lo:
+                lo = R.touched[i]
+            if R.touched[i] > hi:
+                hi = R.touched[i]
     if (hi >> 6) - (lo >> 6) < 4 * n:
         for w in range(lo >> 6, (hi >> 6) + 1):
             x = R.bits[w]
