@@ -95,8 +95,8 @@ DEF TMIN = 3
 DEF EMPTY_O = 0xFF
 DEF NPERM = 24
 DEF MAXC = 20          # dominance candidates per key: 3 per straight in progress or head due, 2 for the trios
-DEF DECIDED = 1 << 17
-DEF RING = 4           # states staged before their insert (their slots fetched meanwhile)   # state tag: at_most, a key has reached the target (no entries kept)
+DEF DECIDED = 1 << 17   # state tag: at_most, a key has reached the target (no entries kept)
+DEF RING = 4           # states staged before their insert (their slots fetched meanwhile; 8 was no faster)
 
 cdef int PERMS[NPERM][NS]     # PERMS[pi][s]: suit s's new label
 cdef int INV[NPERM][NS]       # INV[pi][l]: the suit labelled l
@@ -197,13 +197,13 @@ cdef struct Run:
     int64_t bufcap
     int8_t *keep          # prune's scratch, as long as ``buf``
     uint32_t *cand        # canonical's scratch, as long as ``buf``
-    ce_rec *rec
+    ce_rec *rec           # prune's joker-slot dominance records, as long as ``buf``
     int32_t *dcid         # [key*MAXC + c]: candidate c's id (-1 not interned) ...
     int32_t *dver         # ... as of ``nkeys`` = dver[key] (-1 never looked up)
 
 
 cdef struct SMeta:
-    u128_t w              # physical prefixes (first: 16-byte aligned, the record one cache line half)
+    u128_t w              # physical prefixes (first, 16-byte aligned: a record is 32 bytes)
     int64_t off           # first entry in ``ent``
     int32_t ln            # entries
     int32_t tag           # cards | run info << 8 | column not empty << 16
