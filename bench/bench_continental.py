@@ -140,3 +140,11 @@ def test_exact_round6_dominance(benchmark, monkeypatch, dominance):
     monkeypatch.setattr(exact, "COMBINATION_DOMINANCE", dominance)
     benchmark.extra_info["dominance"] = dominance
     benchmark.pedantic(exact.count_window, args=(6, 2, 2), kwargs=dict(jobs=[0, 1, 2]), rounds=1, iterations=1)
+
+
+def test_exact_round6_class_2_to_3(benchmark):
+    """Round 6's jokerless hands whose longest empty run is 2 (job 1), counted to deficiency 3:
+    the job the eighth attempt timed its kernel changes on (docs/continental.md: 34.6-38.0 s
+    CPU before them, 20.8 s after, alone in a process at load 4-5)."""
+    from solver.continental.exact import count_window
+    benchmark.pedantic(count_window, args=(6, 3, 3), kwargs=dict(jobs=[1]), rounds=1, iterations=1)

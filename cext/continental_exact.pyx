@@ -15,21 +15,25 @@ started, trios placed, joker slots, trio naturals still open in this rank and
 naturals the rank may still take.  Keys are interned to ids; a DP state is a
 sorted array of ``id<<8 | value`` entries (the function key -> best matched)
 with the cards so far, the empty-run bookkeeping of the rotation classes and a
-128-bit weight.  A layer is a hash table of states; each cell, rank start and
-rank end maps a layer to the next.  Transitions are computed once per key and
+128-bit weight.  A layer is a hash table of states (one record a state, the
+hash's high half in the slot, inserts staged a few states behind so that the
+slot's cache miss overlaps other work); each cell, rank start and rank end
+maps a layer to the next, written into the layer two steps back (its arrays
+kept: fresh ones cost page faults).  Transitions are computed once per key and
 cached, as are each key's per-suit signature words and its sure misses by
 rank (places on cells no hand holds, ``exact._sure_misses``).  At a rank end
 (and after each cell) dominated and hopeless keys are dropped and, at a rank
 end, when the problem is symmetric in the suits, the state is relabelled to a
 canonical suit order (suits sorted by an invariant signature, ties tried in
 every order but suits no key names in one, the smallest entry array kept;
-inside a rank the relabelling cost more than the states it merged).  With
+without a tie one relabelling; inside a rank the relabelling cost more than
+the states it merged).  With
 ``problem.at_most`` (``exact.count_at_most``) values are capped at the target and a state that has reached it is *decided*:
 tag bit ``DECIDED``, no entries, only its cards and empty runs carried on
 (with ``problem.low`` the target is that of deficiency ``low``, and the states
 short of it end counted by their deficiency: a window).
 """
-from libc.stdlib cimport malloc, realloc, free, qsort
+from libc.stdlib cimport malloc, calloc, realloc, free, qsort
 from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int16_t, int8_t, uint8_t
 
@@ -38,6 +42,8 @@ cdef extern from *:
     typedef unsigned __int128 u128_t;
     static inline unsigned long long ce_lo(u128_t x) { return (unsigned long long)x; }
     static inline unsigned long long ce_hi(u128_t x) { return (unsigned long long)(x >> 64); }
+    static inline int ce_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline void ce_prefetch(const void *p) { __builtin_prefetch(p); }
     static int ce_cmp_u32(const void *a, const void *b) {
         unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
         return (x > y) - (x < y);
@@ -74,6 +80,8 @@ cdef extern from *:
     unsigned long long ce_lo(u128_t) nogil
     unsigned long long ce_hi(u128_t) nogil
     int ce_cmp_u32(const void *, const void *) nogil
+    int ce_ctz(unsigned long long) nogil
+    void ce_prefetch(const void *) nogil
     void ce_sort_u32(unsigned int *, long) nogil
     int ce_cmp_rec(const void *, const void *) nogil
     ctypedef struct ce_rec:
@@ -88,14 +96,20 @@ DEF EMPTY_O = 0xFF
 DEF NPERM = 24
 DEF MAXC = 20          # dominance candidates per key: 3 per straight in progress or head due, 2 for the trios
 DEF DECIDED = 1 << 17   # state tag: at_most, a key has reached the target (no entries kept)
+DEF RING = 4           # states staged before their insert (their slots fetched meanwhile; 8 was no faster)
 
-cdef int PERMS[NPERM][NS]
+cdef int PERMS[NPERM][NS]     # PERMS[pi][s]: suit s's new label
+cdef int INV[NPERM][NS]       # INV[pi][l]: the suit labelled l
+cdef int PIDX[256]            # pi from INV[pi] packed two bits a label
 cdef int _i = 0
 import itertools as _it
 for _p in _it.permutations(range(NS)):
     for _j in range(NS):
         PERMS[_i][_j] = _p[_j]
+        INV[_i][_p[_j]] = _j
     _i += 1
+for _i in range(NPERM):
+    PIDX[INV[_i][0] | (INV[_i][1] << 2) | (INV[_i][2] << 4) | (INV[_i][3] << 6)] = _i
 
 
 cdef struct Key:
@@ -178,21 +192,40 @@ cdef struct Run:
     int16_t *best
     int32_t *touched
     int32_t ntouched
+    uint64_t *bits        # [kid >> 6]: the touched keys as a bitmap (collected in id order)
     uint32_t *buf
     int64_t bufcap
+    int8_t *keep          # prune's scratch, as long as ``buf``
+    uint32_t *cand        # canonical's scratch, as long as ``buf``
+    ce_rec *rec           # prune's joker-slot dominance records, as long as ``buf``
+    int32_t *dcid         # [key*MAXC + c]: candidate c's id (-1 not interned) ...
+    int32_t *dver         # ... as of ``nkeys`` = dver[key] (-1 never looked up)
+
+
+cdef struct SMeta:
+    u128_t w              # physical prefixes (first, 16-byte aligned: a record is 32 bytes)
+    int64_t off           # first entry in ``ent``
+    int32_t ln            # entries
+    int32_t tag           # cards | run info << 8 | column not empty << 16
+
+
+cdef struct Staged:
+    u128_t w
+    uint64_t hv
+    int32_t tag, n, cap
+    uint32_t *e
 
 
 cdef struct Layer:
+    Staged ring[RING]     # states waiting for their insert (``stage_add``)
+    int32_t head, nst
     uint32_t *ent
     int64_t nent, capent
-    int64_t *off
-    int32_t *ln
-    int32_t *tag          # cards | run info << 8 | column not empty << 16
-    u128_t *w
-    uint64_t *h
-    int32_t n, cap
-    int32_t *slot
-    int64_t smask
+    SMeta *m              # one record a state: a found state costs one cache miss, not four
+    uint64_t *h           # each state's hash (read only when the slots are rebuilt)
+    int32_t n, cap, acap  # states, the count that doubles the slots, records allocated
+    uint64_t *slot        # hash's high 32 bits | state + 1 (0 empty): a probe reads no record
+    int64_t smask, scap   # slots in use - 1, slots allocated
 
 
 # ---------------------------------------------------------------- keys
@@ -217,7 +250,10 @@ cdef int grow_keys(Run *R) except -1:
     R.dmarg = <int8_t *>realloc(R.dmarg, c * MAXC)
     R.best = <int16_t *>realloc(R.best, c * sizeof(int16_t))
     R.touched = <int32_t *>realloc(R.touched, c * sizeof(int32_t))
-    if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
+    R.bits = <uint64_t *>realloc(R.bits, (c // 64 + 1) * sizeof(uint64_t))
+    R.dcid = <int32_t *>realloc(R.dcid, c * MAXC * sizeof(int32_t))
+    R.dver = <int32_t *>realloc(R.dver, c * sizeof(int32_t))
+    if (R.bits == NULL or R.dcid == NULL or R.dver == NULL or R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
             or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
             or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL
             or R.dcnt == NULL or R.denc == NULL or R.dmarg == NULL):
@@ -231,6 +267,9 @@ cdef int grow_keys(Run *R) except -1:
         R.c_perm[i] = -2
     for i in range(old, c):
         R.best[i] = -1
+        R.dver[i] = -1
+    for i in range(old // 64 + 1, c // 64 + 1):
+        R.bits[i] = 0
     R.capkeys = c
     # rehash
     free(R.slot)
@@ -647,50 +686,139 @@ cdef Layer *layer_new() except NULL:
     cdef Layer *L = <Layer *>malloc(sizeof(Layer))
     if L == NULL:
         raise MemoryError()
+    memset(L, 0, sizeof(Layer))
     L.capent = 1 << 16
-    L.nent = 0
     L.ent = <uint32_t *>malloc(L.capent * sizeof(uint32_t))
-    L.cap = 1 << 10
-    L.n = 0
-    L.off = <int64_t *>malloc(L.cap * sizeof(int64_t))
-    L.ln = <int32_t *>malloc(L.cap * sizeof(int32_t))
-    L.tag = <int32_t *>malloc(L.cap * sizeof(int32_t))
-    L.w = <u128_t *>malloc(L.cap * sizeof(u128_t))
-    L.h = <uint64_t *>malloc(L.cap * sizeof(uint64_t))
-    L.smask = 2 * L.cap - 1
-    L.slot = <int32_t *>malloc((L.smask + 1) * sizeof(int32_t))
-    if (L.ent == NULL or L.off == NULL or L.ln == NULL or L.tag == NULL or L.w == NULL
-            or L.h == NULL or L.slot == NULL):
+    if L.ent == NULL:
         raise MemoryError()
-    memset(L.slot, 0xFF, (L.smask + 1) * sizeof(int32_t))
+    layer_reset(L, 1 << 10)
     return L
 
 
+cdef int layer_reset(Layer *L, int64_t expect) except -1:
+    """Empty ``L`` for reuse, its slots sized for about ``expect`` states.
+
+    A layer's arrays are kept from step to step (the next step writes into the
+    layer two steps back): fresh ones cost page faults (system time) and grew
+    by copying; the slots in use are cut back so that a small layer's probes
+    stay within a small table.
+    """
+    cdef int64_t c = 1 << 10
+    while c < expect:
+        c *= 2
+    L.n = 0
+    L.nent = 0
+    L.head = L.nst = 0
+    L.cap = <int32_t>c
+    if c > L.acap:
+        L.acap = <int32_t>c
+        L.m = <SMeta *>realloc(L.m, c * sizeof(SMeta))
+        L.h = <uint64_t *>realloc(L.h, c * sizeof(uint64_t))
+        if L.m == NULL or L.h == NULL:
+            raise MemoryError()
+    L.smask = 2 * c - 1
+    if L.smask + 1 > L.scap:
+        free(L.slot)
+        L.scap = L.smask + 1
+        L.slot = <uint64_t *>malloc(L.scap * sizeof(uint64_t))
+        if L.slot == NULL:
+            raise MemoryError()
+    memset(L.slot, 0, (L.smask + 1) * sizeof(uint64_t))
+    return 0
+
+
 cdef void layer_free(Layer *L) noexcept:
+    cdef int i
     if L == NULL:
         return
-    free(L.ent); free(L.off); free(L.ln); free(L.tag); free(L.w); free(L.h); free(L.slot)
+    free(L.ent); free(L.m); free(L.h); free(L.slot)
+    for i in range(RING):
+        free(L.ring[i].e)
     free(L)
+
+
+cdef inline uint64_t layer_hash(int32_t tag, uint32_t *e, int32_t n) noexcept nogil:
+    """A state's hash: two entries a multiply (a chain of ``mix64`` per entry cost 3x)."""
+    cdef uint64_t hv = <uint64_t>tag * 0x9E3779B97F4A7C15ULL + <uint64_t>n
+    cdef int32_t i = 0
+    while i + 1 < n:
+        hv = (hv ^ ((<uint64_t>e[i] << 32) | e[i + 1])) * 0xBF58476D1CE4E5B9ULL
+        hv ^= hv >> 29
+        i += 2
+    if i < n:
+        hv = (hv ^ e[i]) * 0xBF58476D1CE4E5B9ULL
+    return mix64(hv)
 
 
 cdef int layer_add(Layer *L, int32_t tag, uint32_t *e, int32_t n, u128_t w) except -1:
     """Add weight ``w`` to the state (tag, entries), creating it if new."""
-    cdef uint64_t hv = mix64(<uint64_t>tag * 0x100000001B3ULL)
-    cdef int32_t i, idx
-    cdef int64_t j
-    for i in range(n):
-        hv = mix64(hv ^ e[i])
-    j = <int64_t>(hv & <uint64_t>L.smask)
-    while L.slot[j] >= 0:
-        idx = L.slot[j]
-        if (L.h[idx] == hv and L.tag[idx] == tag and L.ln[idx] == n
-                and memcmp(L.ent + L.off[idx], e, n * sizeof(uint32_t)) == 0):
-            L.w[idx] += w
-            return 0
+    return layer_add_h(L, layer_hash(tag, e, n), tag, e, n, w)
+
+
+cdef int stage_add(Layer *L, int32_t tag, uint32_t *e, int32_t n, u128_t w) except -1:
+    """``layer_add``, a few states later: the state's slot is fetched now and
+    the state inserted after ``RING - 1`` more (a probe of a large layer is a
+    cache miss; this way the misses overlap the work on the next states).
+    ``stage_flush`` inserts what is left.  The inserts keep their order."""
+    cdef Staged *x
+    cdef uint64_t sl
+    cdef int32_t i
+    if L.nst == RING:
+        x = &L.ring[L.head]
+        layer_add_h(L, x.hv, x.tag, x.e, x.n, x.w)
+        L.head = (L.head + 1) % RING
+        L.nst -= 1
+    x = &L.ring[(L.head + L.nst) % RING]
+    L.nst += 1
+    if n > x.cap:
+        x.cap = 2 * n
+        x.e = <uint32_t *>realloc(x.e, x.cap * sizeof(uint32_t))
+        if x.e == NULL:
+            raise MemoryError()
+    memcpy(x.e, e, n * sizeof(uint32_t))
+    x.n = n
+    x.tag = tag
+    x.w = w
+    x.hv = layer_hash(tag, e, n)
+    ce_prefetch(&L.slot[x.hv & <uint64_t>L.smask])
+    if L.nst >= 2:                    # the one staged before: its slot is here by now, fetch its record
+        x = &L.ring[(L.head + L.nst - 2) % RING]
+        sl = L.slot[x.hv & <uint64_t>L.smask]
+        if sl != 0:
+            i = <int32_t>(sl & 0xFFFFFFFFULL) - 1
+            ce_prefetch(&L.m[i])
+    return 0
+
+
+cdef int stage_flush(Layer *L) except -1:
+    cdef Staged *x
+    while L.nst:
+        x = &L.ring[L.head]
+        layer_add_h(L, x.hv, x.tag, x.e, x.n, x.w)
+        L.head = (L.head + 1) % RING
+        L.nst -= 1
+    return 0
+
+
+cdef int layer_add_h(Layer *L, uint64_t hv, int32_t tag, uint32_t *e, int32_t n, u128_t w) except -1:
+    """``layer_add`` with the state's hash ``hv`` given."""
+    cdef uint64_t sl, fp = hv & 0xFFFFFFFF00000000ULL
+    cdef int32_t idx
+    cdef int64_t j = <int64_t>(hv & <uint64_t>L.smask)
+    cdef SMeta *q
+    while True:
+        sl = L.slot[j]
+        if sl == 0:
+            break
+        if (sl & 0xFFFFFFFF00000000ULL) == fp:
+            q = &L.m[<int32_t>(sl & 0xFFFFFFFFULL) - 1]
+            if q.tag == tag and q.ln == n and memcmp(L.ent + q.off, e, n * sizeof(uint32_t)) == 0:
+                q.w += w
+                return 0
         j = (j + 1) & L.smask
     if L.n + 1 >= L.cap:
         layer_grow(L)
-        return layer_add(L, tag, e, n, w)
+        return layer_add_h(L, hv, tag, e, n, w)
     while L.nent + n > L.capent:
         L.capent *= 2
         L.ent = <uint32_t *>realloc(L.ent, L.capent * sizeof(uint32_t))
@@ -699,13 +827,14 @@ cdef int layer_add(Layer *L, int32_t tag, uint32_t *e, int32_t n, u128_t w) exce
     idx = L.n
     L.n += 1
     memcpy(L.ent + L.nent, e, n * sizeof(uint32_t))
-    L.off[idx] = L.nent
+    q = &L.m[idx]
+    q.off = L.nent
     L.nent += n
-    L.ln[idx] = n
-    L.tag[idx] = tag
-    L.w[idx] = w
+    q.ln = n
+    q.tag = tag
+    q.w = w
     L.h[idx] = hv
-    L.slot[j] = idx
+    L.slot[j] = fp | <uint64_t>(idx + 1)
     return 0
 
 
@@ -713,22 +842,25 @@ cdef int layer_grow(Layer *L) except -1:
     cdef int32_t i
     cdef int64_t j
     L.cap *= 2
-    L.off = <int64_t *>realloc(L.off, L.cap * sizeof(int64_t))
-    L.ln = <int32_t *>realloc(L.ln, L.cap * sizeof(int32_t))
-    L.tag = <int32_t *>realloc(L.tag, L.cap * sizeof(int32_t))
-    L.w = <u128_t *>realloc(L.w, L.cap * sizeof(u128_t))
-    L.h = <uint64_t *>realloc(L.h, L.cap * sizeof(uint64_t))
-    free(L.slot)
+    if L.cap > L.acap:
+        L.acap = L.cap
+        L.m = <SMeta *>realloc(L.m, L.acap * sizeof(SMeta))
+        L.h = <uint64_t *>realloc(L.h, L.acap * sizeof(uint64_t))
+        if L.m == NULL or L.h == NULL:
+            raise MemoryError()
     L.smask = 2 * L.cap - 1
-    L.slot = <int32_t *>malloc((L.smask + 1) * sizeof(int32_t))
-    if L.off == NULL or L.ln == NULL or L.tag == NULL or L.w == NULL or L.h == NULL or L.slot == NULL:
-        raise MemoryError()
-    memset(L.slot, 0xFF, (L.smask + 1) * sizeof(int32_t))
+    if L.smask + 1 > L.scap:
+        free(L.slot)
+        L.scap = L.smask + 1
+        L.slot = <uint64_t *>malloc(L.scap * sizeof(uint64_t))
+        if L.slot == NULL:
+            raise MemoryError()
+    memset(L.slot, 0, (L.smask + 1) * sizeof(uint64_t))
     for i in range(L.n):
         j = <int64_t>(L.h[i] & <uint64_t>L.smask)
-        while L.slot[j] >= 0:
+        while L.slot[j] != 0:
             j = (j + 1) & L.smask
-        L.slot[j] = i
+        L.slot[j] = (L.h[i] & 0xFFFFFFFF00000000ULL) | <uint64_t>(i + 1)
     return 0
 
 
@@ -739,36 +871,54 @@ cdef inline void relax(Run *R, int32_t nid, int v) noexcept:
         R.touched[R.ntouched] = nid
         R.ntouched += 1
         R.best[nid] = v
+        R.bits[nid >> 6] |= (<uint64_t>1) << (nid & 63)
     elif v > R.best[nid]:
         R.best[nid] = v
 
 
 cdef int collect(Run *R) except -1:
-    """Move the touched keys into ``R.buf`` as sorted entries; return their number."""
-    cdef int32_t i, n = R.ntouched, lo, hi, kid, m = 0
-    if n > R.bufcap:
-        R.bufcap = 2 * n
+    """Move the touched keys into ``R.buf`` as sorted entries; return their number.
+
+    The ids come out of the bitmap in order when its touched words are few
+    (the usual case: a run has a few thousand keys), else by sorting.
+    """
+    cdef int32_t i, n = R.ntouched, lo, hi, kid, m = 0, w
+    cdef uint64_t x
+    if n + 1 > R.bufcap:
+        R.bufcap = 2 * n + 2
         R.buf = <uint32_t *>realloc(R.buf, R.bufcap * sizeof(uint32_t))
-        if R.buf == NULL:
+        R.keep = <int8_t *>realloc(R.keep, R.bufcap)
+        R.rec = <ce_rec *>realloc(R.rec, R.bufcap * sizeof(ce_rec))
+        R.cand = <uint32_t *>realloc(R.cand, R.bufcap * sizeof(uint32_t))
+        if R.buf == NULL or R.keep == NULL or R.rec == NULL or R.cand == NULL:
             raise MemoryError()
     if n == 0:
         return 0
-    lo = hi = R.touched[0]
-    for i in range(1, n):
-        if R.touched[i] < lo:
-            lo = R.touched[i]
-        if R.touched[i] > hi:
-            hi = R.touched[i]
-    if hi - lo < 16 * n:
-        for kid in range(lo, hi + 1):          # the ids in order: scan them
-            if R.best[kid] >= 0:
+    lo = 0
+    hi = R.nkeys - 1
+    if (hi >> 6) >= 4 * n:                # many keys: the touched ones' span
+        lo = hi = R.touched[0]
+        for i in range(1, n):
+            if R.touched[i] < lo:
+                lo = R.touched[i]
+            if R.touched[i] > hi:
+                hi = R.touched[i]
+    if (hi >> 6) - (lo >> 6) < 4 * n:
+        for w in range(lo >> 6, (hi >> 6) + 1):
+            x = R.bits[w]
+            R.bits[w] = 0
+            while x:
+                kid = (w << 6) | ce_ctz(x)
+                x &= x - 1
                 R.buf[m] = (<uint32_t>kid << 8) | <uint32_t>R.best[kid]
                 R.best[kid] = -1
                 m += 1
     else:
         for i in range(n):
-            R.buf[i] = (<uint32_t>R.touched[i] << 8) | <uint32_t>R.best[R.touched[i]]
-            R.best[R.touched[i]] = -1
+            kid = R.touched[i]
+            R.buf[i] = (<uint32_t>kid << 8) | <uint32_t>R.best[kid]
+            R.best[kid] = -1
+            R.bits[kid >> 6] = 0
         ce_sort_u32(R.buf, n)
     R.ntouched = 0
     return n
@@ -776,35 +926,36 @@ cdef int collect(Run *R) except -1:
 
 # ---------------------------------------------------------------- steps
 
-cdef Layer *step_start(Run *R, Layer *L, int r) except NULL:
-    cdef Layer *out = layer_new()
+cdef Layer *step_start(Run *R, Layer *L, int r, Layer *out) except NULL:
+    layer_reset(out, L.n)
     cdef int32_t st, i, kid, c, n
     cdef int64_t at, base
     cdef int v
     for st in range(L.n):
-        if L.tag[st] & DECIDED:
-            layer_add(out, L.tag[st], R.buf, 0, L.w[st])
+        if L.m[st].tag & DECIDED:
+            stage_add(out, L.m[st].tag, R.buf, 0, L.m[st].w)
             continue
-        for i in range(L.ln[st]):
-            kid = <int32_t>(L.ent[L.off[st] + i] >> 8)
-            v = L.ent[L.off[st] + i] & 0xFF
+        for i in range(L.m[st].ln):
+            kid = <int32_t>(L.ent[L.m[st].off + i] >> 8)
+            v = L.ent[L.m[st].off + i] & 0xFF
             at = start_trans(R, kid, r)
             base = R.c_start[at]
             for c in range(R.n_start[at]):
                 relax(R, R.tp_id[base + c], v + R.tp_gain[base + c])
         n = collect(R)
-        layer_add(out, L.tag[st], R.buf, n, L.w[st])
+        stage_add(out, L.m[st].tag, R.buf, n, L.m[st].w)
+    stage_flush(out)
     return out
 
 
-cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
-    cdef Layer *out = layer_new()
+cdef Layer *step_cell(Run *R, Layer *L, int r, int s, Layer *out) except NULL:
+    layer_reset(out, L.n)
     cdef int32_t st, i, kid, c, n, tag
     cdef int64_t at, base
     cdef int v, h, top, cards
     cdef u128_t mult
     for st in range(L.n):
-        cards = L.tag[st] & 0xFF
+        cards = L.m[st].tag & 0xFF
         top = 0
         if (R.cells[r] >> s) & 1:
             top = R.D if R.D < R.N - cards else R.N - cards
@@ -812,15 +963,15 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
         for h in range(top + 1):
             if h:
                 mult = mult * <u128_t>(R.D - h + 1) // <u128_t>h
-            if L.tag[st] & DECIDED:
-                tag = (L.tag[st] & ~0xFF) | (cards + h)
+            if L.m[st].tag & DECIDED:
+                tag = (L.m[st].tag & ~0xFF) | (cards + h)
                 if h:
                     tag |= 1 << 16
-                layer_add(out, tag, R.buf, 0, L.w[st] * mult)
+                stage_add(out, tag, R.buf, 0, L.m[st].w * mult)
                 continue
-            for i in range(L.ln[st]):
-                kid = <int32_t>(L.ent[L.off[st] + i] >> 8)
-                v = L.ent[L.off[st] + i] & 0xFF
+            for i in range(L.m[st].ln):
+                kid = <int32_t>(L.ent[L.m[st].off + i] >> 8)
+                v = L.ent[L.m[st].off + i] & 0xFF
                 at = cell_trans(R, kid, s, h)
                 base = R.c_cell[at]
                 for c in range(R.n_cell[at]):
@@ -834,13 +985,14 @@ cdef Layer *step_cell(Run *R, Layer *L, int r, int s) except NULL:
                 R.ntouched = 0
                 if n == 0:
                     continue              # no key can end within the threshold
-            tag = (L.tag[st] & ~0xFF) | (cards + h)
+            tag = (L.m[st].tag & ~0xFF) | (cards + h)
             if h:
                 tag |= 1 << 16
             if n < 0:                     # decided (at_most)
-                layer_add(out, tag | DECIDED, R.buf, 0, L.w[st] * mult)
+                stage_add(out, tag | DECIDED, R.buf, 0, L.m[st].w * mult)
                 continue
-            layer_add(out, tag, R.buf, n, L.w[st] * mult)     # relabelled at the rank end only
+            stage_add(out, tag, R.buf, n, L.m[st].w * mult)     # relabelled at the rank end only
+    stage_flush(out)
     return out
 
 
@@ -906,15 +1058,10 @@ cdef int prune(Run *R, int cards, int r, int end) except -1:
             if ((R.buf[i] & 0xFF) == <uint32_t>R.target and complete_able(R, kid, r)
                     and (R.whole[kid] or (R.free and r < NR - 1))):
                 return -2
-    keep = <int8_t *>malloc(n + 1)
-    if keep == NULL:
-        raise MemoryError()
+    keep = R.keep
     memset(keep, 1, n)
     if R.J > 0:
-        rec = <ce_rec *>malloc((n + 1) * sizeof(ce_rec))
-        if rec == NULL:
-            free(keep)
-            raise MemoryError()
+        rec = R.rec
         for i in range(n):
             kid = <int32_t>(R.buf[i] >> 8)
             rec[i].masked = R.keys[kid] & ~(<uint64_t>127 << 11)
@@ -930,7 +1077,6 @@ cdef int prune(Run *R, int cards, int r, int end) except -1:
                 best = rec[i].value
             else:
                 keep[rec[i].index] = 0
-        free(rec)
     if R.dom and R.free and end:
         combination_dominance(R, n, keep, r)
     for i in range(n):
@@ -957,7 +1103,6 @@ cdef int prune(Run *R, int cards, int r, int end) except -1:
                 v == lower and v > R.floor and R.whole[kid] and complete_able(R, kid, r)):
             R.buf[m] = R.buf[i]
             m += 1
-    free(keep)
     return m
 
 
@@ -974,11 +1119,15 @@ cdef void combination_dominance(Run *R, int32_t n, int8_t *keep, int r) noexcept
             continue
         kid = <int32_t>(R.buf[i] >> 8)
         v = R.buf[i] & 0xFF
+        if R.dver[kid] != R.nkeys:          # keys are never removed: a found id stays
+            for c in range(R.dcnt[kid]):
+                R.dcid[kid * MAXC + c] = find_key(R, R.denc[kid * MAXC + c])
+            R.dver[kid] = R.nkeys
         for c in range(R.dcnt[kid]):
             m = R.dmarg[kid * MAXC + c]
             if (m & 16 and r > NR - SMIN - 1) or (m & 32 and r > NR - 2):
                 continue
-            cid = find_key(R, R.denc[kid * MAXC + c])
+            cid = R.dcid[kid * MAXC + c]
             if cid >= 0 and R.best[cid] >= v + (m & 15):
                 keep[i] = 0
                 break
@@ -991,19 +1140,22 @@ cdef inline int complete_able(Run *R, int32_t kid, int r) noexcept:
     return (ns == R.S or r + 1 <= NR - SMIN) and (nt == R.T or r + 1 <= NR - 1)
 
 
-cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
+cdef int canonical(Run *R, int32_t n, uint32_t *out) except -1:
     """Write the canonical relabelling of ``R.buf[:n]`` into ``out``.
 
-    Only relabellings that keep suits ``< split`` among themselves are tried
-    (inside a rank, the suits whose cell is done and those still to come).
+    The relabellings tried are those putting the suits in signature order
+    (``sig`` is permuted with the suits, so the set of arrays tried is the same
+    for every relabelling of the state, and the least of them is canonical).
+    Suits no key names have the same signature and are interchangeable: one
+    order of them is enough.  Usually the signatures differ and one
+    relabelling is tried, with no search over the 24.
     """
     cdef uint64_t sig[NS]
+    cdef uint64_t x
     cdef int order[NS]
-    cdef int i, j, t, s, pi, kid, first = 1, a, b, ok, named = 0
+    cdef int i, j, t, s, pi, kid, first = 1, u, v, ok, named = 0, ties = 0
     cdef uint64_t vh
-    cdef uint32_t *cand = <uint32_t *>malloc(n * sizeof(uint32_t) + 4)
-    if cand == NULL:
-        raise MemoryError()
+    cdef uint32_t *cand = R.cand
     for s in range(NS):
         sig[s] = 0
     for i in range(n):
@@ -1011,23 +1163,34 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
         vh = <uint64_t>(R.buf[i] & 0xFF) * 0x9E3779B97F4A7C15ULL
         named |= R.kmask[kid]
         for s in range(NS):
-            sig[s] += mix64(R.ksig[kid * NS + s] ^ vh)
-    # suits in signature order; PERMS[pi][s] is suit s's new label
+            x = (R.ksig[kid * NS + s] ^ vh) * 0xBF58476D1CE4E5B9ULL
+            sig[s] += x ^ (x >> 31)
+    for s in range(NS):                          # suits by signature, then index
+        order[s] = s
+    for i in range(1, NS):
+        t = order[i]
+        j = i
+        while j > 0 and sig[order[j - 1]] > sig[t]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = t
+    for i in range(NS - 1):
+        if sig[order[i]] == sig[order[i + 1]] and ((named >> order[i]) & 1 or (named >> order[i + 1]) & 1):
+            ties = 1
     for pi in range(NPERM):
-        ok = 1
-        for a in range(NS):
-            if (a < split) != (PERMS[pi][a] < split):
-                ok = 0
-            for b in range(NS):
-                if (a < split) == (b < split) and sig[a] < sig[b] and PERMS[pi][a] > PERMS[pi][b]:
+        if not ties:
+            # the one order: suit order[l] gets label l
+            pi = PIDX[order[0] | (order[1] << 2) | (order[2] << 4) | (order[3] << 6)]
+        else:
+            ok = 1
+            for i in range(NS - 1):               # labels in signature order; unnamed suits by index
+                u = INV[pi][i]
+                v = INV[pi][i + 1]
+                if sig[u] > sig[v] or (sig[u] == sig[v] and u > v
+                                       and not (named >> u) & 1 and not (named >> v) & 1):
                     ok = 0
-                # suits no key names are interchangeable: relabelling them among themselves
-                # changes nothing, so one order of them is enough
-                if ((a < split) == (b < split) and a < b and not (named >> a) & 1
-                        and not (named >> b) & 1 and PERMS[pi][a] > PERMS[pi][b]):
-                    ok = 0
-        if not ok:
-            continue
+            if not ok:
+                continue
         if pi == 0:                              # the identity: already sorted
             memcpy(cand, R.buf, n * sizeof(uint32_t))
         else:
@@ -1039,28 +1202,29 @@ cdef int canonical(Run *R, int32_t n, uint32_t *out, int split) except -1:
             # memcmp on little-endian words is not the numeric order, but any total order is canonical
             memcpy(out, cand, n * sizeof(uint32_t))
             first = 0
-    free(cand)
+        if not ties:
+            break
     return 0
 
 
-cdef Layer *step_end(Run *R, Layer *L, int r) except NULL:
-    cdef Layer *out = layer_new()
+cdef Layer *step_end(Run *R, Layer *L, int r, Layer *out) except NULL:
+    layer_reset(out, L.n)
     cdef int32_t st, i, kid, nid, n, tag
     cdef int v, extra, cards
     cdef uint32_t *canon = NULL
     cdef int64_t canoncap = 0
     try:
         for st in range(L.n):
-            cards = L.tag[st] & 0xFF
-            extra = run_update(R, (L.tag[st] >> 8) & 0xFF, not ((L.tag[st] >> 16) & 1), r)
+            cards = L.m[st].tag & 0xFF
+            extra = run_update(R, (L.m[st].tag >> 8) & 0xFF, not ((L.m[st].tag >> 16) & 1), r)
             if extra < 0:
                 continue
-            if L.tag[st] & DECIDED:
-                layer_add(out, cards | (extra << 8) | DECIDED, R.buf, 0, L.w[st])
+            if L.m[st].tag & DECIDED:
+                stage_add(out, cards | (extra << 8) | DECIDED, R.buf, 0, L.m[st].w)
                 continue
-            for i in range(L.ln[st]):
-                kid = <int32_t>(L.ent[L.off[st] + i] >> 8)
-                v = L.ent[L.off[st] + i] & 0xFF
+            for i in range(L.m[st].ln):
+                kid = <int32_t>(L.ent[L.m[st].off + i] >> 8)
+                v = L.ent[L.m[st].off + i] & 0xFF
                 nid = end_trans(R, kid, r)
                 if nid >= 0:
                     relax(R, nid, v)
@@ -1075,7 +1239,7 @@ cdef Layer *step_end(Run *R, Layer *L, int r) except NULL:
                     continue
             tag = cards | (extra << 8)
             if n < 0:                     # decided (at_most)
-                layer_add(out, tag | DECIDED, R.buf, 0, L.w[st])
+                stage_add(out, tag | DECIDED, R.buf, 0, L.m[st].w)
                 continue
             if R.symmetric and not R.profile:
                 if n > canoncap:
@@ -1083,12 +1247,13 @@ cdef Layer *step_end(Run *R, Layer *L, int r) except NULL:
                     canon = <uint32_t *>realloc(canon, canoncap * sizeof(uint32_t))
                     if canon == NULL:
                         raise MemoryError()
-                canonical(R, n, canon, 0)
-                layer_add(out, tag, canon, n, L.w[st])
+                canonical(R, n, canon)
+                stage_add(out, tag, canon, n, L.m[st].w)
             else:
-                layer_add(out, tag, R.buf, n, L.w[st])
+                stage_add(out, tag, R.buf, n, L.m[st].w)
     finally:
         free(canon)
+    stage_flush(out)
     return out
 
 
@@ -1121,6 +1286,7 @@ def rank_dp(problem, progress=None):
     """The rank DP of ``solver.continental.exact`` (see the module docstring)."""
     cdef Run R
     cdef Layer *L = NULL
+    cdef Layer *spare = NULL
     cdef Layer *nxt
     cdef Key k
     cdef int i, r, s, count = 0, m, d, best, cards, cells
@@ -1166,6 +1332,9 @@ def rank_dp(problem, progress=None):
     R.dmarg = <int8_t *>malloc(R.capkeys * MAXC)
     R.best = <int16_t *>malloc(R.capkeys * sizeof(int16_t))
     R.touched = <int32_t *>malloc(R.capkeys * sizeof(int32_t))
+    R.bits = <uint64_t *>calloc(R.capkeys // 64 + 1, sizeof(uint64_t))
+    R.dcid = <int32_t *>malloc(R.capkeys * MAXC * sizeof(int32_t))
+    R.dver = <int32_t *>malloc(R.capkeys * sizeof(int32_t))
     R.smask = 2 * R.capkeys - 1
     R.slot = <int32_t *>malloc((R.smask + 1) * sizeof(int32_t))
     R.tpcap = 1 << 16
@@ -1173,8 +1342,11 @@ def rank_dp(problem, progress=None):
     R.tp_gain = <int8_t *>malloc(R.tpcap)
     R.bufcap = 1 << 12
     R.buf = <uint32_t *>malloc(R.bufcap * sizeof(uint32_t))
+    R.keep = <int8_t *>malloc(R.bufcap)
+    R.rec = <ce_rec *>malloc(R.bufcap * sizeof(ce_rec))
+    R.cand = <uint32_t *>malloc(R.bufcap * sizeof(uint32_t))
     try:
-        if (R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
+        if (R.bits == NULL or R.dcid == NULL or R.dver == NULL or R.keep == NULL or R.rec == NULL or R.cand == NULL or R.keys == NULL or R.c_start == NULL or R.n_start == NULL or R.c_cell == NULL
                 or R.n_cell == NULL or R.c_end == NULL or R.c_perm == NULL or R.rem == NULL
                 or R.whole == NULL or R.ksig == NULL or R.kmask == NULL or R.sure == NULL or R.best == NULL or R.touched == NULL or R.slot == NULL
                 or R.dcnt == NULL or R.denc == NULL or R.dmarg == NULL
@@ -1189,6 +1361,7 @@ def rank_dp(problem, progress=None):
             R.c_perm[i] = -2
         for i in range(R.capkeys):
             R.best[i] = -1
+            R.dver[i] = -1
         for i in range(R.smask + 1):
             R.slot[i] = -1
         for i in range(3):
@@ -1198,20 +1371,21 @@ def rank_dp(problem, progress=None):
         initial_tails(&R, &k, 0, R.S, 0, init, &count)
         ce_sort_u32(init, count)
         L = layer_new()
+        spare = layer_new()
         layer_add(L, 0, init, count, 1)
         for r in range(NR):
-            nxt = step_start(&R, L, r)
-            layer_free(L)
+            nxt = step_start(&R, L, r, spare)
+            spare = L
             L = nxt
             for s in range(NS):
-                nxt = step_cell(&R, L, r, s)
-                layer_free(L)
+                nxt = step_cell(&R, L, r, s, spare)
+                spare = L
                 L = nxt
             if _debug[0]:
                 import sys as _s
                 print(f"  rank {r} before end: states {L.n} entries {L.nent} keys {R.nkeys}", file=_s.stderr, flush=True)
-            nxt = step_end(&R, L, r)
-            layer_free(L)
+            nxt = step_end(&R, L, r, spare)
+            spare = L
             L = nxt
             if _debug[0]:
                 import sys as _s
@@ -1222,32 +1396,32 @@ def rank_dp(problem, progress=None):
         if R.profile:
             for st in range(L.n):
                 prof = [[-1] * (R.J + 1) for _ in range(R.S + 1)]
-                for j in range(L.ln[st]):
-                    kid = <int32_t>(L.ent[L.off[st] + j] >> 8)
+                for j in range(L.m[st].ln):
+                    kid = <int32_t>(L.ent[L.m[st].off + j] >> 8)
                     kdec(R.keys[kid], &k)
-                    d = L.ent[L.off[st] + j] & 0xFF
+                    d = L.ent[L.m[st].off + j] & 0xFF
                     if d > prof[k.ns][k.nj]:
                         prof[k.ns][k.nj] = d
-                key = (L.tag[st] & 0xFF, tuple(map(tuple, prof)))
-                result[key] = result.get(key, 0) + _pyint(L.w[st])
+                key = (L.m[st].tag & 0xFF, tuple(map(tuple, prof)))
+                result[key] = result.get(key, 0) + _pyint(L.m[st].w)
             return result
         memset(acc, 0, sizeof(acc))
         for st in range(L.n):
-            cards = L.tag[st] & 0xFF
+            cards = L.m[st].tag & 0xFF
             if cards != R.N:
                 continue
-            m = run_weight(&R, (L.tag[st] >> 8) & 0xFF)
+            m = run_weight(&R, (L.m[st].tag >> 8) & 0xFF)
             if m == 0:
                 continue
             best = -1
-            for j in range(L.ln[st]):
-                d = L.ent[L.off[st] + j] & 0xFF
+            for j in range(L.m[st].ln):
+                d = L.ent[L.m[st].off + j] & 0xFF
                 if d > best:
                     best = d
-            if R.at_most and ((L.tag[st] & DECIDED) or best >= R.target):
-                acc[p.decided_at][m] += L.w[st]
+            if R.at_most and ((L.m[st].tag & DECIDED) or best >= R.target):
+                acc[p.decided_at][m] += L.m[st].w
             else:
-                acc[R.size - best][m] += L.w[st]
+                acc[R.size - best][m] += L.m[st].w
         for d in range(32):
             for m in range(16):
                 if acc[d][m]:
@@ -1255,10 +1429,12 @@ def rank_dp(problem, progress=None):
         return result
     finally:
         layer_free(L)
+        layer_free(spare)
         free(R.keys); free(R.c_start); free(R.n_start); free(R.c_cell); free(R.n_cell)
         free(R.c_end); free(R.c_perm); free(R.rem); free(R.whole); free(R.ksig); free(R.kmask); free(R.sure); free(R.best); free(R.touched)
         free(R.dcnt); free(R.denc); free(R.dmarg)
         free(R.slot); free(R.tp_id); free(R.tp_gain); free(R.buf)
+        free(R.bits); free(R.dcid); free(R.dver); free(R.keep); free(R.rec); free(R.cand)
 
 
 cdef object _pyint(u128_t x):

@@ -117,12 +117,13 @@ def hand(cards, seed, round_number, node_limit, time_limit, table_mb, decks, jok
               help="Threads for Monte Carlo.")
 @click.option("--max-deficiency", type=click.IntRange(min=0), default=None,
               help="Exact: count only hands of deficiency <= D, the rest lumped "
-                   "(default: all; round 6: 0-3 and, from the top, 7 and more, 4-6 lumped).")
+                   "(default: all; round 6: 0-4 one bound at a time, 6 and more from the top, "
+                   "5 by difference).")
 @click.option("--count-above", type=click.IntRange(min=0), default=None,
               help="Exact, with a deficiency bound: also count one by one every hand of deficiency "
                    "above K (one pass from the top), lumping only the deficiencies between "
-                   "(default: round 6 above 6, the others none; round 6 with --count-above 5 also "
-                   "gives 6 one by one, in about 8 CPU minutes).")
+                   "(default: round 6 above 5, the others none; K = D + 1 counts the one "
+                   "deficiency between as the total less the others).")
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr for the exact count (default: when stderr is a terminal).")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
@@ -138,9 +139,9 @@ def odds(round_number, deals, seed, method, workers, max_deficiency, count_above
     Exact (every hand of the pack counted, P as a fraction) for every round at
     the default pack; rounds 5 and 6 only at 2 decks of at most 2 jokers
     (--method exact refuses other packs there; auto falls back to Monte Carlo).
-    Round 6 counts exactly the hands of deficiency 0 to 3 and, from the top,
-    those of 7 and more, and lumps 4-6 (--max-deficiency D counts 0..D and
-    lumps the rest; 4-6 one by one do not fit in 10 minutes).
+    Round 6 counts the hands of deficiency 0 to 4 one bound at a time and, from
+    the top, those of 6 and more; 5 is the total less the others, so every
+    deficiency is exact (--max-deficiency D counts 0..D and lumps the rest).
     """
     pack = Pack(decks=decks, jokers_per_deck=jokers_per_deck)
     with progress_bar(progress, desc=f"round {round_number}", unit="step") as tick:

@@ -235,13 +235,18 @@ def test_odds_counts_from_the_top_and_lumps_the_middle(monkeypatch):
     assert {k: v for k, v in explicit.items() if k != "seconds"} == {k: v for k, v in cut.items() if k != "seconds"}
     with pytest.raises(InputError):
         odds(1, count_above=-1)
+    monkeypatch.setattr(exact, "COUNTED_ABOVE", {1: 1})         # round 6's default shape: a gap of one
+    by_default = odds(1)
+    assert by_default["rest"] is None and by_default["counts"] == whole
 
 
-def test_round_6_is_counted_to_deficiency_3_by_default():
-    """The plan, not the (minutes-long) run: round 6 counts to 0, 1, 2 and 3, each pass with
-    the jobs its bound can shift (2-3 jokers from 1, 4 from 2) run without joker slots."""
-    assert exact.COUNTED_TO == {6: 3} and exact.COUNTED_ABOVE == {6: 6}
-    for bound, want in ((0, [0, 1, 0, 0, 0]), (1, [0, 1, 2, 3, 0]), (2, [0, 1, 2, 3, 4]), (3, [0, 1, 2, 3, 4])):
+def test_round_6_is_counted_whole_by_default():
+    """The plan, not the (minutes-long) run: round 6 counts to 0, 1, 2, 3 and 4, each pass with
+    the jobs its bound can shift (2-3 jokers from 1, 4 from 2) run without joker slots, and
+    from the top above 5, so that 5 is the total less the others (no lumped row)."""
+    assert exact.COUNTED_TO == {6: 4} and exact.COUNTED_ABOVE == {6: 5}
+    for bound, want in ((0, [0, 1, 0, 0, 0]), (1, [0, 1, 2, 3, 0]), (2, [0, 1, 2, 3, 4]), (3, [0, 1, 2, 3, 4]),
+                        (4, [0, 1, 2, 3, 4])):
         jobs = exact.plan(6, threshold=bound, at_most=True).jobs
         assert [exact.shifted(jh, p) for jh, p in jobs[::3]] == want
         assert all(p.threshold == bound + exact.shifted(jh, p) and p.hand_jokers == jh - exact.shifted(jh, p)

@@ -138,17 +138,17 @@ def odds(round_number: int, *, deals: int = 100_000, seed: int = 0, pack: Pack =
 
     ``auto`` is exact where the pack is supported, else Monte Carlo; ``exact``
     on an unsupported pack is an InputError.  ``max_deficiency`` D counts
-    exactly only the hands of deficiency at most D (default: every hand, except
-    round 6, whose whole distribution does not fit in 10 minutes:
-    :data:`solver.continental.exact.COUNTED_TO`, counted one bound at a time,
-    :func:`~solver.continental.exact.distribution_to`); the others are lumped in
-    ``rest``.  ``progress(done, total)`` follows the exact count's DP steps.
+    exactly only the hands of deficiency at most D (default: every hand; round 6
+    counts to :data:`solver.continental.exact.COUNTED_TO` one bound at a time,
+    :func:`~solver.continental.exact.distribution_to`, and the rest from the top);
+    the others are lumped in ``rest``.  ``progress(done, total)`` follows the exact count's DP steps.
     The keys are the same whatever the method: ``counts`` (hands, or deals)
     and ``deficiency`` (probabilities when exact, deal counts for Monte Carlo,
     as before) by deficiency; ``rest`` (null, or the hands past ``max_deficiency``:
     ``{"deficiency_at_least": D + 1, "hands": n, "share": n / deals}``; by default
     in round 6 the hands above :data:`~solver.continental.exact.COUNTED_ABOVE`
-    are counted one by one too, and ``rest`` has ``"deficiency_at_most"``;
+    are counted one by one too (when the gap is wider ``rest`` has
+    ``"deficiency_at_most"``);
     ``count_above`` K chooses that bound, for any round with trios; when K is
     D + 1 the one deficiency between is total minus the rest, so it is counted
     and ``rest`` is null);

@@ -75,7 +75,8 @@ distribution, where most prefixes are decided early.  A *window*
 (:func:`count_window`) joins the two: decided at ``low``, dropped past
 ``high``, the prefixes in between counted by their exact deficiency; round 6
 counts its top this way (:data:`COUNTED_ABOVE`), and its bottom one bound at a time
-(:func:`distribution_to`, :data:`COUNTED_TO`).
+(:func:`distribution_to`, :data:`COUNTED_TO`); the one deficiency between is the total
+less the others.
 
 **Suit profiles** (contracts without trios).  Straights never share a suit,
 so a suit's row (13 counts) contributes a profile ``P(m, j)``: the most
@@ -635,19 +636,18 @@ def profile_deficiency(prof: tuple, *, straights: int, hand_jokers: int) -> int:
 HEAVY = {5: "2 trios + 1 straight", 6: "1 trio + 2 straights"}
 """Rounds whose rank DP is only known to finish at 2 decks with at most 2 jokers a deck."""
 
-COUNTED_TO = {6: 3}
-"""Rounds whose whole distribution does not fit in 10 minutes (the rank DP with two straights
-and a trio: docs/continental.md): by default only the hands of deficiency at most this are
-counted, exactly (:func:`distribution_to`), and the rest are lumped (``odds --max-deficiency``
-chooses another bound).  Round 6 to 3: 356 s CPU with the dominance (0: 8, 1: 42, 2: 70,
-3: 238 s)."""
+COUNTED_TO = {6: 4}
+"""Rounds whose bottom is counted one bound at a time (:func:`distribution_to`, one
+:func:`count_at_most` pass per bound, cheaper than the threshold run there): round 6 to 4
+(docs/continental.md, "Round 6, eighth attempt").  ``odds --max-deficiency`` chooses
+another bound."""
 
 
-COUNTED_ABOVE = {6: 6}
+COUNTED_ABOVE = {6: 5}
 """Rounds whose default count also takes, from the top, every hand of deficiency above this
-one by one (one :func:`count_window` pass: cheap there, docs/continental.md), leaving only
-the deficiencies between :data:`COUNTED_TO` and this lumped.  Round 6 above 6 (7 and 8 one
-by one, 4-6 lumped); ``odds --count-above 5`` also gives deficiency 6."""
+one by one (one :func:`count_window` pass: cheap there, docs/continental.md).  Round 6 above
+5 (6, 7 and 8 one by one), one more than :data:`COUNTED_TO`, so the one deficiency between
+(5) is the total less all the others: the whole distribution, exact, by default."""
 
 
 def unsupported(round_number: int, pack: Pack = Pack(), joker_limit: bool = True) -> Optional[str]:
