@@ -119,7 +119,7 @@ class Encoding:
 
     def __init__(self, kinds: Sequence[int], k: int, *, variant: str = "continuous",
                  prefix: Sequence[Tuple[int, int]] = (), order: bool = True,
-                 count: bool = True):
+                 count: bool = True, tree: bool = True):
         """``kinds``: the deal's kinds in order; ``prefix``: (kind, position)
         moves fixed as the first steps (they must be legal)."""
         from pysat.card import CardEnc, EncType
@@ -257,6 +257,8 @@ class Encoding:
                     add([-a, -self.y[kd, p]] + [self.y[u, q] for u in present if fit[kd][u]])
             add([-f(p, k - 1)] + anchors)
         self.by_kind = by_kind
+        if tree:
+            self._anchor_tree(u, fit)
         turned = len(prefix) <= 1 and k >= 2     # the board's symmetry is broken below
         if order:
             self._canonical_order(3 if turned else len(prefix))
@@ -308,6 +310,71 @@ class Encoding:
                         clause.append(a)
                     add(clause)
 
+    def _anchor_tree(self, u, fit) -> None:
+        """Each placed tile but the first has an anchor *tile*, and a tile anchors
+        at most 4 others, 5 when it is the first or stands above level 1.
+
+        ``b[i][j]``: tile ``i``'s anchor is tile ``j`` (their kinds fit; ``j``
+        placed at an earlier step, on a side of ``i``'s position or below it).
+        Sound: in a line, name for each tile one fitting neighbour filled before
+        it (the rules demand one); the tiles so named to ``j`` stand on distinct
+        neighbours of ``j``'s position that were empty when ``j`` went down: its
+        4 sides and its top, less a filled side on level 1 (a level-1 position
+        opens only beside a filled one), save ``1e5``, the first, which opens on
+        an empty board.  The counts are the anchor tree's (docs/pyramid.md,
+        steps 4-5 of the lemma), here tied to the squares, so that propagation
+        sees a kind with too little room (Continuous 764002: nine tiles that fit
+        only the one ``GD``).
+        """
+        add, k, var = self.clauses.append, self.k, self.pool.id
+        last = k - 1
+        upper = [p for p in self.live if POSITIONS[p].level > 1]
+        for i in self.tiles:
+            placed = u(i, last)
+            if placed is None:
+                continue
+            choices = []
+            for j in self.tiles:
+                if j == i or not fit[self.kinds[i]][self.kinds[j]] or u(j, last) is None:
+                    continue
+                b = var(("b", i, j))
+                choices.append(b)
+                for t in range(max(0, i - RESERVE_SLOTS + 1), k):
+                    earlier = u(j, t - 1) if t >= 1 else None
+                    add([-b, -u(i, t)] + ([earlier] if earlier is not None else []))
+                add([-b, placed])
+                for p in self.live:
+                    near = [self.x[j, q] for q in (*SIDES[p], BELOW[p]) if q is not None and (j, q) in self.x]
+                    add([-b, -self.x[i, p]] + near)
+            add([-placed, self.x[i, START]] + choices)
+        for j in self.tiles:
+            anchored = [self.pool.obj2id[("b", i, j)] for i in self.tiles if ("b", i, j) in self.pool.obj2id]
+            if len(anchored) <= 4:
+                continue
+            five = self._at_least(anchored, 5)
+            if len(anchored) > 5:
+                add([-self._at_least(anchored, 6)])
+            add([-five, self.x[j, START]] + [self.x[j, p] for p in upper])
+
+    def _at_least(self, lits: Sequence[int], n: int) -> int:
+        """A literal forced true when ``n`` of ``lits`` are (a sequential counter,
+        one direction: enough for an upper bound on the count)."""
+        add, var = self.clauses.append, self.pool.id
+        key = ("cnt", tuple(lits))
+        row = [None] * (n + 1)          # row[c]: at least c of the literals so far
+        for m, lit in enumerate(lits):
+            new = [None] * (n + 1)
+            for c in range(1, min(m + 1, n) + 1):
+                new[c] = var(key + (m, c))
+                if row[c] is not None:
+                    add([-row[c], new[c]])
+                if c == 1:
+                    add([-lit, new[c]])
+                elif row[c - 1] is not None:
+                    add([-row[c - 1], -lit, new[c]])
+            row = new
+        return row[n]
+
     def _extend(self, card) -> None:
         self.clauses.extend(card.clauses)
 
@@ -324,7 +391,8 @@ class Encoding:
 
 def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
           time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
-          solver: str = "cadical195", order: bool = True, count: bool = True) -> Reach:
+          solver: str = "cadical195", order: bool = True, count: bool = True,
+          tree: bool = True) -> Reach:
     """Is there a legal line of ``k`` moves (starting with ``prefix``)?
 
     ``time_limit``: CPU seconds of this thread (what the searches' limit counts),
@@ -332,7 +400,7 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     :data:`CONFLICT_ROUND` conflicts; ``conflict_limit``: the solver's conflicts
     (the budget that repeats exactly); None: no limit.  A ``sat`` line is
     replayed by the reference rules (an illegal one raises: the encoding would
-    be wrong).  ``order``/``count``: the redundant clauses (for the tests).
+    be wrong).  ``order``/``count``/``tree``: the redundant clauses (for the tests).
     """
     from pysat.solvers import Solver
 
@@ -341,7 +409,7 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     start = time.thread_time()
     kinds = deal_kinds(deal)
     pre = [(TILES[m.tile].kind, m.pos) for m in prefix]
-    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count)
+    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     with Solver(name=solver, bootstrap_with=enc.clauses) as s:
         while True:
