@@ -51,7 +51,8 @@ def _lost_deals(variant, seeds):
 def test_reach_agrees_with_brute_force_from_random_positions(variant):
     """From positions a few moves before a short lost deal's lines die (a prefix played
     at random), the solver's answer for each K is brute force's, with and without the
-    redundant clauses (the counts and the order of independent moves)."""
+    redundant clauses (the counts, the order of independent moves, the anchor tree and
+    the hubs' room)."""
     rnd = random.Random(14)
     checked = {"sat": 0, "unsat": 0}
     for seed, deepest in _lost_deals(variant, range(1, 110)):
@@ -69,9 +70,10 @@ def test_reach_agrees_with_brute_force_from_random_positions(variant):
             more = _longest(state, 4, {})
             for k in range(m + 1, m + min(more + 1, 4) + 1):
                 expect = "sat" if k - m <= more else "unsat"
-                for order, count in ((True, True), (False, False)):
-                    r = reach(deal, k, variant=variant, prefix=state.history, order=order, count=count)
-                    assert r.status == expect, (seed, [str(x) for x in state.history], k, order, count)
+                for extra in (True, False):
+                    r = reach(deal, k, variant=variant, prefix=state.history, order=extra, count=extra,
+                              tree=extra)
+                    assert r.status == expect, (seed, [str(x) for x in state.history], k, extra)
                     if r.status == "sat":
                         assert _kinds(r.line[:m]) == _kinds(state.history)
                 checked[expect] += 1

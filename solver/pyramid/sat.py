@@ -48,11 +48,12 @@ the first move).
 from __future__ import annotations
 
 import time
+from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from solver.pyramid.deal import RESERVE_SLOTS, Deal
-from solver.pyramid.geometry import BELOW, POSITIONS, SIDES, START, position_index
+from solver.pyramid.geometry import ABOVE, BELOW, POSITIONS, SIDES, START, position_index
 from solver.pyramid.rules import FIT, Move, PyramidGame
 from solver.pyramid.tiles import TILES
 
@@ -126,6 +127,7 @@ class Encoding:
         from pysat.formula import IDPool
 
         self.k, self.kinds, self.variant = k, list(kinds), variant
+        self.prefix = list(prefix)
         self.pool = IDPool()
         self.clauses: List[List[int]] = []
         fit = FIT[variant]
@@ -329,6 +331,16 @@ class Encoding:
         add, k, var = self.clauses.append, self.k, self.pool.id
         last = k - 1
         upper = [p for p in self.live if POSITIONS[p].level > 1]
+        # beside[p]: a side of p was filled before p (on level 1 always, but at 1e5)
+        beside = {p: var(("beside", p)) for p in upper}
+        for p in upper:
+            for t in range(EARLIEST[p], k):
+                for q in SIDES[p]:
+                    before = self.f(q, t - 1)
+                    if before is not None:
+                        add([-self.new[p, t], -before, beside[p]])
+        self.five: Dict[int, int] = {}
+        first_of = self._may_be_first
         for i in self.tiles:
             placed = u(i, last)
             if placed is None:
@@ -349,12 +361,73 @@ class Encoding:
             add([-placed, self.x[i, START]] + choices)
         for j in self.tiles:
             anchored = [self.pool.obj2id[("b", i, j)] for i in self.tiles if ("b", i, j) in self.pool.obj2id]
-            if len(anchored) <= 4:
+            if len(anchored) < 4:
+                continue
+            # a full tile: all its neighbours that were empty when it went down are
+            # filled (by the tiles it anchors), which the squares' clauses then follow
+            four = self._at_least(anchored, 4)
+            for p in self.live:
+                if POSITIONS[p].level == 1 and p != START:
+                    self._all_filled(four, j, p, (*SIDES[p], ABOVE[p]))
+            if len(anchored) == 4:
                 continue
             five = self._at_least(anchored, 5)
+            for p in [START] + upper:
+                self._all_filled(five, j, p, (*SIDES[p], ABOVE[p]))
+            self.five[j] = five
             if len(anchored) > 5:
                 add([-self._at_least(anchored, 6)])
             add([-five, self.x[j, START]] + [self.x[j, p] for p in upper])
+            for p in upper:                 # a fifth only with all four sides empty
+                add([-five, -self.x[j, p], -beside[p]])
+        self._hubs(u, fit, first_of)
+
+    def _hubs(self, u, fit, first_of) -> None:
+        """Room around rare kinds: the tiles that fit only the tiles of one or two
+        kinds ``H`` (``D``, not of ``H``) are anchored by them, and at most
+        ``|T| - K`` of the ``|T|`` tiles of the question stay unplaced, so the
+        tiles of ``H`` anchor at least ``|D| - (|T| - K)`` tiles (one less when a
+        tile of ``D`` may be the first, which needs no anchor).  Each anchors at
+        most 4 unless it holds 5 (``five``), so at least that many minus 4 a tile
+        of ``H`` hold 5: a clause (or units) over their ``five`` literals, which
+        propagation uses at once where the sum of the loads would need a count.
+        """
+        add = self.clauses.append
+        kinds = sorted(self.by_kind)
+        spare = len(self.tiles) - self.k
+        partners = {i: {self.kinds[j] for j in self.tiles if j != i and fit[self.kinds[i]][self.kinds[j]]}
+                    for i in self.tiles}
+        for size in (1, 2):
+            for hub in combinations(kinds, size):
+                group = [i for i in self.tiles if self.kinds[i] not in hub and partners[i] <= set(hub)]
+                holders = [j for kd in hub for j in self.by_kind[kd]]
+                need = len(group) - spare - (1 if any(first_of(i) for i in group) else 0)
+                fives = [self.five[j] for j in holders if j in self.five]
+                extra = need - 4 * len(holders)
+                if extra <= 0:
+                    continue
+                if extra > len(fives):
+                    add([])              # more room needed than the hubs can ever have
+                    return
+                if extra == len(fives):
+                    for lit in fives:
+                        add([lit])
+                elif extra == 1:
+                    add(list(fives))
+                else:
+                    add([self._at_least([-l for l in fives], len(fives) - extra + 1) * -1])
+
+    def _all_filled(self, full: int, j: int, p: int, around) -> None:
+        """``full`` and tile ``j`` on ``p``: every position of ``around`` is filled."""
+        for q in around:
+            filled = None if q is None else self.f(q, self.k - 1)
+            self.clauses.append([-full, -self.x[j, p]] + ([filled] if filled is not None else []))
+
+    def _may_be_first(self, i: int) -> bool:
+        """Can tile ``i`` be the first tile placed (no anchor needed)?"""
+        if self.prefix:
+            return i == self.by_kind[self.prefix[0][0]][0]
+        return i < RESERVE_SLOTS
 
     def _at_least(self, lits: Sequence[int], n: int) -> int:
         """A literal forced true when ``n`` of ``lits`` are (a sequential counter,
