@@ -8,7 +8,7 @@ from solver.pyramid.check import check_solution
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.rules import Move, PyramidGame
 from solver.pyramid.search import SolveResult, solve
-from solver.pyramid.sat import reach
+from solver.pyramid.sat import reach, reach_cubes
 from solver.pyramid.tail import after_tail
 from solver.pyramid.tiles import TILES
 
@@ -93,6 +93,24 @@ def test_reach_agrees_with_the_exact_search_from_the_start(variant):
         assert reach(deal, deepest + 1, variant=variant).status == "unsat", seed
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_cubes_agree_with_the_exact_search(variant):
+    """Cube and conquer (one conflict a cube, so that cubes are split on the hubs' literals
+    where there are some, and asked again) answers as the exact search on lost deals: the longest line's
+    length sat, one more unsat; and a won deal is never unsat."""
+    checked = 0
+    for seed, deepest in _lost_deals(variant, range(1, 120)):
+        if deepest < 2:
+            continue
+        deal = deal_from_seed(seed)
+        assert reach_cubes(deal, deepest, variant=variant, cube_conflicts=1).status == "sat", seed
+        assert reach_cubes(deal, deepest + 1, variant=variant, cube_conflicts=1).status == "unsat", seed
+        checked += 1
+    assert checked >= 5
+    for seed in list(_won_seeds(variant, range(1, 9)))[:1]:
+        assert reach_cubes(deal_from_seed(seed), 16, variant=variant, time_limit=10).status != "unsat", seed
 
 
 def _won_seeds(variant, seeds):

@@ -67,6 +67,8 @@ for dies by 30 tiles, and past that the clauses only grow."""
 MIN_QUESTION = 1.5
 """CPU seconds below which no new question is asked: writing and loading the
 clauses of 24 moves (370,000) takes about 1 s, and cannot be interrupted."""
+CUBE_CONFLICTS = 50_000
+"""Conflicts a cube of :func:`reach_cubes` is given before it is split."""
 FINISH_NODES = 100_000
 """Nodes of the exact search from a ``sat`` line, to try to win from there."""
 
@@ -128,6 +130,7 @@ class Encoding:
 
         self.k, self.kinds, self.variant = k, list(kinds), variant
         self.prefix = list(prefix)
+        self.split: List[int] = []
         self.pool = IDPool()
         self.clauses: List[List[int]] = []
         fit = FIT[variant]
@@ -386,13 +389,14 @@ class Encoding:
         """Room around rare kinds: the tiles that fit only the tiles of one or two
         kinds ``H`` (``D``, not of ``H``) are anchored by them, and at most
         ``|T| - K`` of the ``|T|`` tiles of the question stay unplaced, so the
-        tiles of ``H`` anchor at least ``|D| - (|T| - K)`` tiles (one less when a
-        tile of ``D`` may be the first, which needs no anchor).  Each anchors at
-        most 4 unless it holds 5 (``five``), so at least that many minus 4 a tile
-        of ``H`` hold 5: a clause (or units) over their ``five`` literals, which
-        propagation uses at once where the sum of the loads would need a count.
+        tiles of ``H`` anchor at least ``|D| - (|T| - K)`` tiles, one less when
+        the first tile is of ``D`` (it needs no anchor).  Each anchors at most 4
+        unless it holds 5 (``five``), so at least that many minus 4 a tile of
+        ``H`` hold 5: a clause (or a count) over their ``five`` literals, guarded
+        by "the first tile is of ``D``", which propagation uses at once where the
+        sum of the loads would need a count.  The ``five`` literals so named are
+        :attr:`split`, the cubes' splitting literals (:func:`reach_cubes`).
         """
-        add = self.clauses.append
         kinds = sorted(self.by_kind)
         spare = len(self.tiles) - self.k
         partners = {i: {self.kinds[j] for j in self.tiles if j != i and fit[self.kinds[i]][self.kinds[j]]}
@@ -401,21 +405,26 @@ class Encoding:
             for hub in combinations(kinds, size):
                 group = [i for i in self.tiles if self.kinds[i] not in hub and partners[i] <= set(hub)]
                 holders = [j for kd in hub for j in self.by_kind[kd]]
-                need = len(group) - spare - (1 if any(first_of(i) for i in group) else 0)
                 fives = [self.five[j] for j in holders if j in self.five]
-                extra = need - 4 * len(holders)
-                if extra <= 0:
-                    continue
-                if extra > len(fives):
-                    add([])              # more room needed than the hubs can ever have
-                    return
-                if extra == len(fives):
-                    for lit in fives:
-                        add([lit])
-                elif extra == 1:
-                    add(list(fives))
-                else:
-                    add([self._at_least([-l for l in fives], len(fives) - extra + 1) * -1])
+                firsts = [self.x[i, START] for i in group if first_of(i)]
+                extra = len(group) - spare - 4 * len(holders)
+                self._some_true(fives, extra, firsts)          # the first not of D
+                if firsts:
+                    self._some_true(fives, extra - 1, [])
+                if extra > 0:
+                    self.split.extend(l for l in fives if l not in self.split)
+
+    def _some_true(self, lits: List[int], n: int, unless: List[int]) -> None:
+        """At least ``n`` of ``lits`` are true, unless one of ``unless`` is."""
+        if n <= 0:
+            return
+        if n > len(lits):
+            self.clauses.append(list(unless))
+        elif n == 1:
+            self.clauses.append(list(unless) + list(lits))
+        else:               # not more than len - n of them false
+            too_many_false = self._at_least([-l for l in lits], len(lits) - n + 1)
+            self.clauses.append(list(unless) + [-too_many_false])
 
     def _all_filled(self, full: int, j: int, p: int, around) -> None:
         """``full`` and tile ``j`` on ``p``: every position of ``around`` is filled."""
@@ -477,7 +486,7 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     """
     from pysat.solvers import Solver
 
-    from solver.pyramid.search import deal_kinds, faces_for_line
+    from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
     kinds = deal_kinds(deal)
@@ -501,11 +510,78 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
             if answer is not None:
                 break
         if answer:
-            moves, _ = faces_for_line(deal, enc.line(s.get_model()))
-            state = PyramidGame(deal, variant).new_initial_state()
-            for m in moves:
-                state.apply(m)            # raises IllegalMove if the encoding were wrong
-            out.status, out.line = "sat", moves
+            out.status, out.line = "sat", _replayed(deal, variant, enc, s.get_model())
+        else:
+            out.status = "unsat"
+    out.cpu_seconds = time.thread_time() - start
+    return out
+
+
+def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
+    """The moves of a satisfying assignment, named and replayed by the reference
+    rules (an illegal one raises: the encoding would be wrong)."""
+    from solver.pyramid.search import faces_for_line
+
+    moves, _ = faces_for_line(deal, enc.line(model))
+    state = PyramidGame(deal, variant).new_initial_state()
+    for m in moves:
+        state.apply(m)
+    return moves
+
+
+def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: Optional[float] = None,
+                conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
+                solver: str = "cadical195", log=None) -> Reach:
+    """:func:`reach` by cube and conquer on one incremental solver (its learned
+    clauses serve every cube): a cube per kind of the first tile (the first tile
+    of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
+    ``1e5``" for the earliest tile of each kind in the first reserve covers every
+    line), each given ``cube_conflicts``; one left undecided is split on the next
+    of :attr:`Encoding.split` (a hub's tile anchors five, and not), and when
+    those are used up is asked again with twice the conflicts.  ``unsat`` only
+    when every cube is: the cubes of a split cover both of its cases.
+    ``time_limit``, ``conflict_limit``: as :func:`reach`'s, for all the cubes.
+    ``log``: called with (cube, answer, conflicts) for the figures.
+    """
+    from pysat.solvers import Solver
+
+    from solver.pyramid.search import deal_kinds
+
+    start = time.thread_time()
+    enc = Encoding(deal_kinds(deal), k, variant=variant)
+    out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
+    seen, queue = set(), []
+    for i in range(min(RESERVE_SLOTS, len(enc.kinds))):
+        kind = enc.kinds[i]
+        if kind not in seen:
+            seen.add(kind)
+            queue.append(([enc.x[enc.by_kind[kind][0], START]], cube_conflicts))
+    with Solver(name=solver, bootstrap_with=enc.clauses) as s:
+        while queue:
+            cube, budget = queue.pop(0)
+            before = s.accum_stats().get("conflicts", 0)
+            answer = None
+            while answer is None and s.accum_stats().get("conflicts", 0) - before < budget:
+                if (time_limit is not None and time.thread_time() - start >= time_limit) or \
+                        (conflict_limit is not None and s.accum_stats().get("conflicts", 0) >= conflict_limit):
+                    out.conflicts = s.accum_stats().get("conflicts", 0)
+                    out.cpu_seconds = time.thread_time() - start
+                    return out
+                s.conf_budget(CONFLICT_ROUND)
+                answer = s.solve_limited(assumptions=cube)
+            out.conflicts = s.accum_stats().get("conflicts", 0)
+            if log is not None:
+                log(cube, answer, out.conflicts - before)
+            if answer:
+                out.status, out.line = "sat", _replayed(deal, variant, enc, s.get_model())
+                break
+            if answer is None:
+                used = {abs(l) for l in cube}
+                nxt = next((l for l in enc.split if l not in used), None)
+                if nxt is None:
+                    queue.insert(0, (cube, 2 * budget))
+                else:
+                    queue[:0] = [(cube + [nxt], budget), (cube + [-nxt], budget)]
         else:
             out.status = "unsat"
     out.cpu_seconds = time.thread_time() - start
@@ -514,7 +590,7 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
 
 def settle(deal: Deal, *, variant: str, deepest: int, time_limit: Optional[float],
            conflict_limit: Optional[int] = None, finish_nodes: int = FINISH_NODES) -> Tuple[str, Optional[Reach], list]:
-    """The SAT stage: ask :func:`reach` for ``deepest + 1`` moves, then one more
+    """The SAT stage: ask :func:`reach_cubes` for ``deepest + 1`` moves, then one more
     after each ``sat``, until an answer is ``unsat`` (the deal is lost) or the
     budget (CPU seconds of this thread, and conflicts for each question) runs out.
 
@@ -532,7 +608,7 @@ def settle(deal: Deal, *, variant: str, deepest: int, time_limit: Optional[float
         left = None if time_limit is None else time_limit - (time.thread_time() - start)
         if left is not None and left < MIN_QUESTION:
             break
-        r = reach(deal, k, variant=variant, time_limit=left, conflict_limit=conflict_limit)
+        r = reach_cubes(deal, k, variant=variant, time_limit=left, conflict_limit=conflict_limit)
         if r.status == "unsat":
             return "lost", r, []
         if r.status != "sat":
