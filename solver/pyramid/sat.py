@@ -32,7 +32,14 @@ a kind stands for the kind (same-kind tiles go down in drawing order, below).
 Without them Continuous 324 (lost in 9 nodes by the search) is undecided by
 CaDiCaL at 15 moves after 60 s; with the count 32 s; with both 0.6 s.
 :meth:`Encoding._canonical_order` adds a partial-order reduction (independent
-moves in a row in a fixed order), also sound.
+moves in a row in a fixed order), also sound.  The anchors' room
+(:meth:`Encoding._anchor_tree`, :meth:`Encoding._hubs`): each tile's anchor
+tile, at most 4 anchored a tile (5 on ``1e5`` or above level 1 with no side
+filled before it), a full tile's neighbours all filled, and the tiles that fit
+only one or two rare kinds needing their fifth places; with them and
+:func:`reach_cubes` (a cube per first tile, one incremental solver), 764002 of
+both variants has no line of 24 moves (docs/pyramid.md, "Counting in the
+clauses").
 
 Two choices prune only symmetric copies, so UNSAT still means "no line": tiles of
 one kind play the same, and an earlier-drawn tile is available no later, so any
