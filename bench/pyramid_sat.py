@@ -3,9 +3,11 @@
     python bench/pyramid_sat.py reach VARIANT SECONDS K[,K...] SEED...   # the solver alone
     python bench/pyramid_sat.py cubes VARIANT SECONDS K SEED...          # one question per first tile
     python bench/pyramid_sat.py deal VARIANT SEED...                     # the analysis, retry limits
+    python bench/pyramid_sat.py cc VARIANT SECONDS K SEED...             # cube and conquer
 
 ``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
 CPU each.  ``cubes``: the same question split by the kind of the first tile.
+``cc``: :func:`reach_cubes`, one incremental solver, each cube printed.
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -20,7 +22,7 @@ from solver.pyramid.contract import thoughtful_answer
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.geometry import START
 from solver.pyramid.rules import Move
-from solver.pyramid.sat import reach
+from solver.pyramid.sat import reach, reach_cubes
 from solver.pyramid.tiles import TILES
 
 
@@ -49,6 +51,15 @@ def main(argv) -> None:
                       f"load {_load()}", flush=True)
         return
     k = int(argv[3])
+    if mode == "cc":
+        for seed in map(int, argv[4:]):
+            c0 = time.process_time()
+            log = lambda cube, answer, conflicts: print(  # noqa: E731
+                "  cube", cube, answer, conflicts, f"cpu {time.process_time() - c0:.1f}", flush=True)
+            r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log)
+            print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
+                  f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)), f"load {_load()}", flush=True)
+        return
     for seed in map(int, argv[4:]):
         deal, seen = deal_from_seed(seed), set()
         for face in deal.faces[:9]:

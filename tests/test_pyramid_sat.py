@@ -8,7 +8,7 @@ from solver.pyramid.check import check_solution
 from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.rules import Move, PyramidGame
 from solver.pyramid.search import SolveResult, solve
-from solver.pyramid.sat import reach
+from solver.pyramid.sat import reach, reach_cubes
 from solver.pyramid.tail import after_tail
 from solver.pyramid.tiles import TILES
 
@@ -51,7 +51,8 @@ def _lost_deals(variant, seeds):
 def test_reach_agrees_with_brute_force_from_random_positions(variant):
     """From positions a few moves before a short lost deal's lines die (a prefix played
     at random), the solver's answer for each K is brute force's, with and without the
-    redundant clauses (the counts and the order of independent moves)."""
+    redundant clauses (the counts, the order of independent moves, the anchor tree and
+    the hubs' room)."""
     rnd = random.Random(14)
     checked = {"sat": 0, "unsat": 0}
     for seed, deepest in _lost_deals(variant, range(1, 110)):
@@ -69,9 +70,10 @@ def test_reach_agrees_with_brute_force_from_random_positions(variant):
             more = _longest(state, 4, {})
             for k in range(m + 1, m + min(more + 1, 4) + 1):
                 expect = "sat" if k - m <= more else "unsat"
-                for order, count in ((True, True), (False, False)):
-                    r = reach(deal, k, variant=variant, prefix=state.history, order=order, count=count)
-                    assert r.status == expect, (seed, [str(x) for x in state.history], k, order, count)
+                for extra in (True, False):
+                    r = reach(deal, k, variant=variant, prefix=state.history, order=extra, count=extra,
+                              tree=extra)
+                    assert r.status == expect, (seed, [str(x) for x in state.history], k, extra)
                     if r.status == "sat":
                         assert _kinds(r.line[:m]) == _kinds(state.history)
                 checked[expect] += 1
@@ -91,6 +93,24 @@ def test_reach_agrees_with_the_exact_search_from_the_start(variant):
         assert reach(deal, deepest + 1, variant=variant).status == "unsat", seed
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_cubes_agree_with_the_exact_search(variant):
+    """Cube and conquer (one conflict a cube, so that cubes are split on the hubs' literals
+    where there are some, and asked again) answers as the exact search on lost deals: the longest line's
+    length sat, one more unsat; and a won deal is never unsat."""
+    checked = 0
+    for seed, deepest in _lost_deals(variant, range(1, 120)):
+        if deepest < 2:
+            continue
+        deal = deal_from_seed(seed)
+        assert reach_cubes(deal, deepest, variant=variant, cube_conflicts=1).status == "sat", seed
+        assert reach_cubes(deal, deepest + 1, variant=variant, cube_conflicts=1).status == "unsat", seed
+        checked += 1
+    assert checked >= 5
+    for seed in list(_won_seeds(variant, range(1, 9)))[:1]:
+        assert reach_cubes(deal_from_seed(seed), 16, variant=variant, time_limit=10).status != "unsat", seed
 
 
 def _won_seeds(variant, seeds):

@@ -32,7 +32,14 @@ a kind stands for the kind (same-kind tiles go down in drawing order, below).
 Without them Continuous 324 (lost in 9 nodes by the search) is undecided by
 CaDiCaL at 15 moves after 60 s; with the count 32 s; with both 0.6 s.
 :meth:`Encoding._canonical_order` adds a partial-order reduction (independent
-moves in a row in a fixed order), also sound.
+moves in a row in a fixed order), also sound.  The anchors' room
+(:meth:`Encoding._anchor_tree`, :meth:`Encoding._hubs`): each tile's anchor
+tile, at most 4 anchored a tile (5 on ``1e5`` or above level 1 with no side
+filled before it), a full tile's neighbours all filled, and the tiles that fit
+only one or two rare kinds needing their fifth places; with them and
+:func:`reach_cubes` (a cube per first tile, one incremental solver), 764002 of
+both variants has no line of 24 moves (docs/pyramid.md, "Counting in the
+clauses").
 
 Two choices prune only symmetric copies, so UNSAT still means "no line": tiles of
 one kind play the same, and an earlier-drawn tile is available no later, so any
@@ -48,11 +55,12 @@ the first move).
 from __future__ import annotations
 
 import time
+from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from solver.pyramid.deal import RESERVE_SLOTS, Deal
-from solver.pyramid.geometry import BELOW, POSITIONS, SIDES, START, position_index
+from solver.pyramid.geometry import ABOVE, BELOW, POSITIONS, SIDES, START, position_index
 from solver.pyramid.rules import FIT, Move, PyramidGame
 from solver.pyramid.tiles import TILES
 
@@ -66,6 +74,8 @@ for dies by 30 tiles, and past that the clauses only grow."""
 MIN_QUESTION = 1.5
 """CPU seconds below which no new question is asked: writing and loading the
 clauses of 24 moves (370,000) takes about 1 s, and cannot be interrupted."""
+CUBE_CONFLICTS = 50_000
+"""Conflicts a cube of :func:`reach_cubes` is given before it is split."""
 FINISH_NODES = 100_000
 """Nodes of the exact search from a ``sat`` line, to try to win from there."""
 
@@ -119,13 +129,15 @@ class Encoding:
 
     def __init__(self, kinds: Sequence[int], k: int, *, variant: str = "continuous",
                  prefix: Sequence[Tuple[int, int]] = (), order: bool = True,
-                 count: bool = True):
+                 count: bool = True, tree: bool = True):
         """``kinds``: the deal's kinds in order; ``prefix``: (kind, position)
         moves fixed as the first steps (they must be legal)."""
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
         self.k, self.kinds, self.variant = k, list(kinds), variant
+        self.prefix = list(prefix)
+        self.split: List[int] = []
         self.pool = IDPool()
         self.clauses: List[List[int]] = []
         fit = FIT[variant]
@@ -257,6 +269,8 @@ class Encoding:
                     add([-a, -self.y[kd, p]] + [self.y[u, q] for u in present if fit[kd][u]])
             add([-f(p, k - 1)] + anchors)
         self.by_kind = by_kind
+        if tree:
+            self._anchor_tree(u, fit)
         turned = len(prefix) <= 1 and k >= 2     # the board's symmetry is broken below
         if order:
             self._canonical_order(3 if turned else len(prefix))
@@ -308,6 +322,148 @@ class Encoding:
                         clause.append(a)
                     add(clause)
 
+    def _anchor_tree(self, u, fit) -> None:
+        """Each placed tile but the first has an anchor *tile*, and a tile anchors
+        at most 4 others, 5 when it is the first or stands above level 1.
+
+        ``b[i][j]``: tile ``i``'s anchor is tile ``j`` (their kinds fit; ``j``
+        placed at an earlier step, on a side of ``i``'s position or below it).
+        Sound: in a line, name for each tile one fitting neighbour filled before
+        it (the rules demand one); the tiles so named to ``j`` stand on distinct
+        neighbours of ``j``'s position that were empty when ``j`` went down: its
+        4 sides and its top, less a filled side on level 1 (a level-1 position
+        opens only beside a filled one), save ``1e5``, the first, which opens on
+        an empty board.  The counts are the anchor tree's (docs/pyramid.md,
+        steps 4-5 of the lemma), here tied to the squares, so that propagation
+        sees a kind with too little room (Continuous 764002: nine tiles that fit
+        only the one ``GD``).
+        """
+        add, k, var = self.clauses.append, self.k, self.pool.id
+        last = k - 1
+        upper = [p for p in self.live if POSITIONS[p].level > 1]
+        # beside[p]: a side of p was filled before p (on level 1 always, but at 1e5)
+        beside = {p: var(("beside", p)) for p in upper}
+        for p in upper:
+            for t in range(EARLIEST[p], k):
+                for q in SIDES[p]:
+                    before = self.f(q, t - 1)
+                    if before is not None:
+                        add([-self.new[p, t], -before, beside[p]])
+        self.five: Dict[int, int] = {}
+        first_of = self._may_be_first
+        for i in self.tiles:
+            placed = u(i, last)
+            if placed is None:
+                continue
+            choices = []
+            for j in self.tiles:
+                if j == i or not fit[self.kinds[i]][self.kinds[j]] or u(j, last) is None:
+                    continue
+                b = var(("b", i, j))
+                choices.append(b)
+                for t in range(max(0, i - RESERVE_SLOTS + 1), k):
+                    earlier = u(j, t - 1) if t >= 1 else None
+                    add([-b, -u(i, t)] + ([earlier] if earlier is not None else []))
+                add([-b, placed])
+                for p in self.live:
+                    near = [self.x[j, q] for q in (*SIDES[p], BELOW[p]) if q is not None and (j, q) in self.x]
+                    add([-b, -self.x[i, p]] + near)
+            add([-placed, self.x[i, START]] + choices)
+        for j in self.tiles:
+            anchored = [self.pool.obj2id[("b", i, j)] for i in self.tiles if ("b", i, j) in self.pool.obj2id]
+            if len(anchored) < 4:
+                continue
+            # a full tile: all its neighbours that were empty when it went down are
+            # filled (by the tiles it anchors), which the squares' clauses then follow
+            four = self._at_least(anchored, 4)
+            for p in self.live:
+                if POSITIONS[p].level == 1 and p != START:
+                    self._all_filled(four, j, p, (*SIDES[p], ABOVE[p]))
+            if len(anchored) == 4:
+                continue
+            five = self._at_least(anchored, 5)
+            for p in [START] + upper:
+                self._all_filled(five, j, p, (*SIDES[p], ABOVE[p]))
+            self.five[j] = five
+            if len(anchored) > 5:
+                add([-self._at_least(anchored, 6)])
+            add([-five, self.x[j, START]] + [self.x[j, p] for p in upper])
+            for p in upper:                 # a fifth only with all four sides empty
+                add([-five, -self.x[j, p], -beside[p]])
+        self._hubs(u, fit, first_of)
+
+    def _hubs(self, u, fit, first_of) -> None:
+        """Room around rare kinds: the tiles that fit only the tiles of one or two
+        kinds ``H`` (``D``, not of ``H``) are anchored by them, and at most
+        ``|T| - K`` of the ``|T|`` tiles of the question stay unplaced, so the
+        tiles of ``H`` anchor at least ``|D| - (|T| - K)`` tiles, one less when
+        the first tile is of ``D`` (it needs no anchor).  Each anchors at most 4
+        unless it holds 5 (``five``), so at least that many minus 4 a tile of
+        ``H`` hold 5: a clause (or a count) over their ``five`` literals, guarded
+        by "the first tile is of ``D``", which propagation uses at once where the
+        sum of the loads would need a count.  The ``five`` literals so named are
+        :attr:`split`, the cubes' splitting literals (:func:`reach_cubes`).
+        """
+        kinds = sorted(self.by_kind)
+        spare = len(self.tiles) - self.k
+        partners = {i: {self.kinds[j] for j in self.tiles if j != i and fit[self.kinds[i]][self.kinds[j]]}
+                    for i in self.tiles}
+        for size in (1, 2):
+            for hub in combinations(kinds, size):
+                group = [i for i in self.tiles if self.kinds[i] not in hub and partners[i] <= set(hub)]
+                holders = [j for kd in hub for j in self.by_kind[kd]]
+                fives = [self.five[j] for j in holders if j in self.five]
+                firsts = [self.x[i, START] for i in group if first_of(i)]
+                extra = len(group) - spare - 4 * len(holders)
+                self._some_true(fives, extra, firsts)          # the first not of D
+                if firsts:
+                    self._some_true(fives, extra - 1, [])
+                if extra > 0:
+                    self.split.extend(l for l in fives if l not in self.split)
+
+    def _some_true(self, lits: List[int], n: int, unless: List[int]) -> None:
+        """At least ``n`` of ``lits`` are true, unless one of ``unless`` is."""
+        if n <= 0:
+            return
+        if n > len(lits):
+            self.clauses.append(list(unless))
+        elif n == 1:
+            self.clauses.append(list(unless) + list(lits))
+        else:               # not more than len - n of them false
+            too_many_false = self._at_least([-l for l in lits], len(lits) - n + 1)
+            self.clauses.append(list(unless) + [-too_many_false])
+
+    def _all_filled(self, full: int, j: int, p: int, around) -> None:
+        """``full`` and tile ``j`` on ``p``: every position of ``around`` is filled."""
+        for q in around:
+            filled = None if q is None else self.f(q, self.k - 1)
+            self.clauses.append([-full, -self.x[j, p]] + ([filled] if filled is not None else []))
+
+    def _may_be_first(self, i: int) -> bool:
+        """Can tile ``i`` be the first tile placed (no anchor needed)?"""
+        if self.prefix:
+            return i == self.by_kind[self.prefix[0][0]][0]
+        return i < RESERVE_SLOTS
+
+    def _at_least(self, lits: Sequence[int], n: int) -> int:
+        """A literal forced true when ``n`` of ``lits`` are (a sequential counter,
+        one direction: enough for an upper bound on the count)."""
+        add, var = self.clauses.append, self.pool.id
+        key = ("cnt", tuple(lits))
+        row = [None] * (n + 1)          # row[c]: at least c of the literals so far
+        for m, lit in enumerate(lits):
+            new = [None] * (n + 1)
+            for c in range(1, min(m + 1, n) + 1):
+                new[c] = var(key + (m, c))
+                if row[c] is not None:
+                    add([-row[c], new[c]])
+                if c == 1:
+                    add([-lit, new[c]])
+                elif row[c - 1] is not None:
+                    add([-row[c - 1], -lit, new[c]])
+            row = new
+        return row[n]
+
     def _extend(self, card) -> None:
         self.clauses.extend(card.clauses)
 
@@ -324,7 +480,8 @@ class Encoding:
 
 def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
           time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
-          solver: str = "cadical195", order: bool = True, count: bool = True) -> Reach:
+          solver: str = "cadical195", order: bool = True, count: bool = True,
+          tree: bool = True) -> Reach:
     """Is there a legal line of ``k`` moves (starting with ``prefix``)?
 
     ``time_limit``: CPU seconds of this thread (what the searches' limit counts),
@@ -332,16 +489,16 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     :data:`CONFLICT_ROUND` conflicts; ``conflict_limit``: the solver's conflicts
     (the budget that repeats exactly); None: no limit.  A ``sat`` line is
     replayed by the reference rules (an illegal one raises: the encoding would
-    be wrong).  ``order``/``count``: the redundant clauses (for the tests).
+    be wrong).  ``order``/``count``/``tree``: the redundant clauses (for the tests).
     """
     from pysat.solvers import Solver
 
-    from solver.pyramid.search import deal_kinds, faces_for_line
+    from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
     kinds = deal_kinds(deal)
     pre = [(TILES[m.tile].kind, m.pos) for m in prefix]
-    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count)
+    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     with Solver(name=solver, bootstrap_with=enc.clauses) as s:
         while True:
@@ -360,11 +517,78 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
             if answer is not None:
                 break
         if answer:
-            moves, _ = faces_for_line(deal, enc.line(s.get_model()))
-            state = PyramidGame(deal, variant).new_initial_state()
-            for m in moves:
-                state.apply(m)            # raises IllegalMove if the encoding were wrong
-            out.status, out.line = "sat", moves
+            out.status, out.line = "sat", _replayed(deal, variant, enc, s.get_model())
+        else:
+            out.status = "unsat"
+    out.cpu_seconds = time.thread_time() - start
+    return out
+
+
+def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
+    """The moves of a satisfying assignment, named and replayed by the reference
+    rules (an illegal one raises: the encoding would be wrong)."""
+    from solver.pyramid.search import faces_for_line
+
+    moves, _ = faces_for_line(deal, enc.line(model))
+    state = PyramidGame(deal, variant).new_initial_state()
+    for m in moves:
+        state.apply(m)
+    return moves
+
+
+def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: Optional[float] = None,
+                conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
+                solver: str = "cadical195", log=None) -> Reach:
+    """:func:`reach` by cube and conquer on one incremental solver (its learned
+    clauses serve every cube): a cube per kind of the first tile (the first tile
+    of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
+    ``1e5``" for the earliest tile of each kind in the first reserve covers every
+    line), each given ``cube_conflicts``; one left undecided is split on the next
+    of :attr:`Encoding.split` (a hub's tile anchors five, and not), and when
+    those are used up is asked again with twice the conflicts.  ``unsat`` only
+    when every cube is: the cubes of a split cover both of its cases.
+    ``time_limit``, ``conflict_limit``: as :func:`reach`'s, for all the cubes.
+    ``log``: called with (cube, answer, conflicts) for the figures.
+    """
+    from pysat.solvers import Solver
+
+    from solver.pyramid.search import deal_kinds
+
+    start = time.thread_time()
+    enc = Encoding(deal_kinds(deal), k, variant=variant)
+    out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
+    seen, queue = set(), []
+    for i in range(min(RESERVE_SLOTS, len(enc.kinds))):
+        kind = enc.kinds[i]
+        if kind not in seen:
+            seen.add(kind)
+            queue.append(([enc.x[enc.by_kind[kind][0], START]], cube_conflicts))
+    with Solver(name=solver, bootstrap_with=enc.clauses) as s:
+        while queue:
+            cube, budget = queue.pop(0)
+            before = s.accum_stats().get("conflicts", 0)
+            answer = None
+            while answer is None and s.accum_stats().get("conflicts", 0) - before < budget:
+                if (time_limit is not None and time.thread_time() - start >= time_limit) or \
+                        (conflict_limit is not None and s.accum_stats().get("conflicts", 0) >= conflict_limit):
+                    out.conflicts = s.accum_stats().get("conflicts", 0)
+                    out.cpu_seconds = time.thread_time() - start
+                    return out
+                s.conf_budget(CONFLICT_ROUND)
+                answer = s.solve_limited(assumptions=cube)
+            out.conflicts = s.accum_stats().get("conflicts", 0)
+            if log is not None:
+                log(cube, answer, out.conflicts - before)
+            if answer:
+                out.status, out.line = "sat", _replayed(deal, variant, enc, s.get_model())
+                break
+            if answer is None:
+                used = {abs(l) for l in cube}
+                nxt = next((l for l in enc.split if l not in used), None)
+                if nxt is None:
+                    queue.insert(0, (cube, 2 * budget))
+                else:
+                    queue[:0] = [(cube + [nxt], budget), (cube + [-nxt], budget)]
         else:
             out.status = "unsat"
     out.cpu_seconds = time.thread_time() - start
@@ -373,7 +597,7 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
 
 def settle(deal: Deal, *, variant: str, deepest: int, time_limit: Optional[float],
            conflict_limit: Optional[int] = None, finish_nodes: int = FINISH_NODES) -> Tuple[str, Optional[Reach], list]:
-    """The SAT stage: ask :func:`reach` for ``deepest + 1`` moves, then one more
+    """The SAT stage: ask :func:`reach_cubes` for ``deepest + 1`` moves, then one more
     after each ``sat``, until an answer is ``unsat`` (the deal is lost) or the
     budget (CPU seconds of this thread, and conflicts for each question) runs out.
 
@@ -391,7 +615,7 @@ def settle(deal: Deal, *, variant: str, deepest: int, time_limit: Optional[float
         left = None if time_limit is None else time_limit - (time.thread_time() - start)
         if left is not None and left < MIN_QUESTION:
             break
-        r = reach(deal, k, variant=variant, time_limit=left, conflict_limit=conflict_limit)
+        r = reach_cubes(deal, k, variant=variant, time_limit=left, conflict_limit=conflict_limit)
         if r.status == "unsat":
             return "lost", r, []
         if r.status != "sat":
