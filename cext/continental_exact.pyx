@@ -710,13 +710,18 @@ cdef int layer_reset(Layer *L, int64_t expect) except -1:
     L.nent = 0
     L.head = L.nst = 0
     L.cap = <int32_t>c
-    if c > L.acap:
-        L.acap = <int32_t>c
-        L.m = <SMeta *>realloc(L.m, c * sizeof(SMeta))
-        L.h = <uint64_t *>realloc(L.h, c * sizeof(uint64_t))
+    return layer_room(L)
+
+
+cdef int layer_room(Layer *L) except -1:
+    """Arrays for ``L.cap`` states and an empty table of ``2 * L.cap`` slots (kept, grown only)."""
+    if L.cap > L.acap:
+        L.acap = L.cap
+        L.m = <SMeta *>realloc(L.m, L.acap * sizeof(SMeta))
+        L.h = <uint64_t *>realloc(L.h, L.acap * sizeof(uint64_t))
         if L.m == NULL or L.h == NULL:
             raise MemoryError()
-    L.smask = 2 * c - 1
+    L.smask = 2 * L.cap - 1
     if L.smask + 1 > L.scap:
         free(L.slot)
         L.scap = L.smask + 1
@@ -842,20 +847,7 @@ cdef int layer_grow(Layer *L) except -1:
     cdef int32_t i
     cdef int64_t j
     L.cap *= 2
-    if L.cap > L.acap:
-        L.acap = L.cap
-        L.m = <SMeta *>realloc(L.m, L.acap * sizeof(SMeta))
-        L.h = <uint64_t *>realloc(L.h, L.acap * sizeof(uint64_t))
-        if L.m == NULL or L.h == NULL:
-            raise MemoryError()
-    L.smask = 2 * L.cap - 1
-    if L.smask + 1 > L.scap:
-        free(L.slot)
-        L.scap = L.smask + 1
-        L.slot = <uint64_t *>malloc(L.scap * sizeof(uint64_t))
-        if L.slot == NULL:
-            raise MemoryError()
-    memset(L.slot, 0, (L.smask + 1) * sizeof(uint64_t))
+    layer_room(L)
     for i in range(L.n):
         j = <int64_t>(L.h[i] & <uint64_t>L.smask)
         while L.slot[j] != 0:
