@@ -4,10 +4,13 @@
     python bench/pyramid_sat.py cubes VARIANT SECONDS K SEED...          # one question per first tile
     python bench/pyramid_sat.py deal VARIANT SEED...                     # the analysis, retry limits
     python bench/pyramid_sat.py cc VARIANT SECONDS K SEED...             # cube and conquer
+    python bench/pyramid_sat.py finish VARIANT SECONDS K[,K...] SEED...  # a sat line, then the search
 
 ``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
 CPU each.  ``cubes``: the same question split by the kind of the first tile.
 ``cc``: :func:`reach_cubes`, one incremental solver, each cube printed.
+``finish``: for each K, a ``sat`` line handed to the exact search as its first
+moves (1M nodes), a win replayed by the reference checker, as the stage does.
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -49,6 +52,24 @@ def main(argv) -> None:
                 print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                       f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)),
                       f"load {_load()}", flush=True)
+        return
+    if mode == "finish":
+        from solver.pyramid.check import check_solution
+        from solver.pyramid.search import solve
+        for seed in map(int, argv[4:]):
+            deal, c0 = deal_from_seed(seed), time.process_time()
+            for k in map(int, argv[3].split(",")):
+                r = reach(deal, k, variant=variant, time_limit=seconds)
+                print(variant, seed, k, r.status, f"cpu {time.process_time() - c0:.1f}", flush=True)
+                if r.status != "sat":
+                    break
+                t = solve(deal, variant=variant, after=r.line, node_limit=10 ** 6, longest=False)
+                report = check_solution(deal, [str(m) for m in t.moves], variant=variant) if t.verdict == "won" else None
+                print("  the search from its line:", t.verdict, f"nodes {t.nodes}",
+                      f"checker {'valid, ' + str(report.moves_played) + ' moves' if report and report.valid else '-'}",
+                      f"cpu {time.process_time() - c0:.1f}", f"load {_load()}", flush=True)
+                if t.verdict == "won":
+                    break
         return
     k = int(argv[3])
     if mode == "cc":
