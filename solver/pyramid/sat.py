@@ -501,27 +501,44 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     with Solver(name=solver, bootstrap_with=enc.clauses) as s:
-        while True:
-            spent = time.thread_time() - start
-            if (time_limit is not None and spent >= time_limit) or \
-                    (conflict_limit is not None and out.conflicts >= conflict_limit):
-                out.cpu_seconds = spent
-                return out
-            if time_limit is None and conflict_limit is None:
-                answer = s.solve()
-            else:
-                s.conf_budget(min(CONFLICT_ROUND, (conflict_limit or CONFLICT_ROUND) - out.conflicts)
-                              if conflict_limit else CONFLICT_ROUND)
-                answer = s.solve_limited()
-            out.conflicts = s.accum_stats().get("conflicts", 0)
-            if answer is not None:
-                break
-        if answer:
-            out.status, out.line = "sat", _replayed(deal, variant, enc, s.get_model())
+        if time_limit is None and conflict_limit is None:
+            answer = s.solve()
         else:
-            out.status = "unsat"
+            answer = _solve_in_rounds(s, start, time_limit, conflict_limit)
+        out.conflicts = _conflicts(s)
+        if answer is not None:
+            out.status = "sat" if answer else "unsat"
+        if answer:
+            out.line = _replayed(deal, variant, enc, s.get_model())
     out.cpu_seconds = time.thread_time() - start
     return out
+
+
+def _conflicts(s) -> int:
+    return s.accum_stats().get("conflicts", 0)
+
+
+def _out_of_budget(s, start: float, time_limit: Optional[float], conflict_limit: Optional[int]) -> bool:
+    """The CPU seconds of this thread since ``start``, or the solver's conflicts, are used up."""
+    return ((time_limit is not None and time.thread_time() - start >= time_limit)
+            or (conflict_limit is not None and _conflicts(s) >= conflict_limit))
+
+
+def _solve_in_rounds(s, start: float, time_limit: Optional[float], conflict_limit: Optional[int], *,
+                     assumptions: Sequence[int] = (), budget: Optional[int] = None) -> Optional[bool]:
+    """The solver's answer, in rounds of :data:`CONFLICT_ROUND` conflicts with
+    the clock read between them; None when the budget (:func:`_out_of_budget`,
+    or this call's ``budget`` of conflicts) runs out first."""
+    before = _conflicts(s)
+    while budget is None or _conflicts(s) - before < budget:
+        if _out_of_budget(s, start, time_limit, conflict_limit):
+            return None
+        s.conf_budget(CONFLICT_ROUND if conflict_limit is None
+                      else min(CONFLICT_ROUND, conflict_limit - _conflicts(s)))
+        answer = s.solve_limited(assumptions=list(assumptions))
+        if answer is not None:
+            return answer
+    return None
 
 
 def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
@@ -566,17 +583,12 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     with Solver(name=solver, bootstrap_with=enc.clauses) as s:
         while queue:
             cube, budget = queue.pop(0)
-            before = s.accum_stats().get("conflicts", 0)
-            answer = None
-            while answer is None and s.accum_stats().get("conflicts", 0) - before < budget:
-                if (time_limit is not None and time.thread_time() - start >= time_limit) or \
-                        (conflict_limit is not None and s.accum_stats().get("conflicts", 0) >= conflict_limit):
-                    out.conflicts = s.accum_stats().get("conflicts", 0)
-                    out.cpu_seconds = time.thread_time() - start
-                    return out
-                s.conf_budget(CONFLICT_ROUND)
-                answer = s.solve_limited(assumptions=cube)
-            out.conflicts = s.accum_stats().get("conflicts", 0)
+            before = _conflicts(s)
+            answer = _solve_in_rounds(s, start, time_limit, conflict_limit, assumptions=cube, budget=budget)
+            out.conflicts = _conflicts(s)
+            if answer is None and _out_of_budget(s, start, time_limit, conflict_limit):
+                out.cpu_seconds = time.thread_time() - start
+                return out
             if log is not None:
                 log(cube, answer, out.conflicts - before)
             if answer:
