@@ -209,12 +209,19 @@ def subprocess_env():
     return env
 
 
+def interrupt_as_at_a_terminal():
+    """A run started in the background of a shell without job control inherits SIGINT
+    ignored, and Python then keeps it ignored: Ctrl-C is a terminal's signal, so the child
+    gets the terminal's default back."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_batch(tmp_path, db, seeds, *extra, session=False):
     return subprocess.Popen(
         [sys.executable, "-m", "solver.cli.main", "pyramid", "batch", "--seeds", seeds, "--db", db,
          "--node-limit", "100000", "--chunk-size", "8", *extra],
         cwd=str(tmp_path), env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        start_new_session=session)
+        start_new_session=session, preexec_fn=interrupt_as_at_a_terminal)
 
 
 def wait_for_rows(proc, db, row_count, timeout=60):
@@ -230,10 +237,15 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, row_count):
     db = str(tmp_path / "r.sqlite")
     # Two million seeds: a minute or more of work even for the fastest kernel, so the run
     # cannot end on its own between the first rows and the signal.
-    proc = start_batch(tmp_path, db, "1-2000000", "--workers", "2")
-    assert wait_for_rows(proc, db, row_count), proc.stderr.read().decode()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=180)   # generous: a loaded shared machine
+    proc = start_batch(tmp_path, db, "1-2000000", "--workers", "2", session=True)
+    try:
+        assert wait_for_rows(proc, db, row_count), proc.stderr.read().decode()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=180)   # generous: a loaded shared machine
+    finally:                                       # a failed run leaves no batch behind
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     assert proc.returncode == 130, err.decode()
     assert b"Traceback" not in err and b"interrupted" in err
     kept = row_count(db)
