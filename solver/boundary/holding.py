@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from solver.boundary.rules import Move, Position
 from solver.cext.boundary import Board
@@ -54,6 +54,7 @@ class Holding:
     limit: Optional[str] = None
     seconds: float = 0.0
     failed_at: Optional[Position] = None
+    layers: List[int] = field(default_factory=list)   # new positions by plies from the root
 
 
 def _attacker_wins_within(board: Board, plies: int) -> bool:
@@ -75,22 +76,33 @@ def holding_set(position: Position, defender: int, *, safety: int = 3,
         return Holding("unknown", defender, 0, limit="strategy", failed_at=position)
     seen = {root.hash}
     strategy: Dict[int, Move] = {}
-    todo = deque([root])
+    todo = deque([(root, 0)])
+    layers = [1]
+
+    def add(key, board, move, ply):
+        seen.add(key)
+        todo.append((board.after(move), ply + 1))
+        if len(layers) <= ply + 1:
+            layers.append(0)
+        layers[ply + 1] += 1
+
+    def stop(limit, at=None):
+        return Holding("unknown", defender, len(seen), strategy, limit,
+                       time.process_time() - t0, at, layers)
+
     while todo:
         if time_limit and time.process_time() - t0 > time_limit:
-            return Holding("unknown", defender, len(seen), strategy, "time", time.process_time() - t0)
-        board = todo.popleft()
+            return stop("time")
+        board, ply = todo.popleft()
         if board.winner() is not None:          # the defender completed its exchange
             continue
         kids = board.children()
         if board.side == attacker:
             for move, key, won in kids:
                 if won:
-                    return Holding("unknown", defender, len(seen), strategy, "strategy",
-                                   time.process_time() - t0, _position(board))
+                    return stop("strategy", _position(board))
                 if key not in seen:
-                    seen.add(key)
-                    todo.append(board.after(move))
+                    add(key, board, move, ply)
         else:
             choice = next(((m, k) for m, k, won in kids if won or k in seen), None)
             if choice is None:
@@ -99,16 +111,14 @@ def holding_set(position: Position, defender: int, *, safety: int = 3,
                         choice = (move, key)
                         break
             if choice is None:
-                return Holding("unknown", defender, len(seen), strategy, "strategy",
-                               time.process_time() - t0, _position(board))
+                return stop("strategy", _position(board))
             strategy[board.hash] = choice[0]
             if choice[1] not in seen:
-                seen.add(choice[1])
-                todo.append(board.after(choice[0]))
+                add(choice[1], board, choice[0], ply)
         if len(seen) > max_positions:
-            return Holding("unknown", defender, len(seen), strategy, "positions",
-                           time.process_time() - t0)
-    return Holding("holds", defender, len(seen), strategy, None, time.process_time() - t0)
+            return stop("positions")
+    return Holding("holds", defender, len(seen), strategy, None, time.process_time() - t0,
+                   None, layers)
 
 
 def _position(board: Board) -> Position:
