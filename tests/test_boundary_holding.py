@@ -87,3 +87,28 @@ def test_the_position_limit_answers_unknown():
     six = replay_text(record.read_text()).positions[-7]
     out = holding_set(six, 0, max_positions=500)
     assert out.verdict == "unknown" and out.limit in ("positions", "strategy")
+
+
+def test_solve_proves_by_holding_sets_the_draw_its_search_cannot_reach():
+    from solver.boundary.search import solve
+    from solver.game import Limits
+    shallow = solve(DRAWN, limits=Limits(time_limit=30), max_depth=3)
+    assert shallow.verdict == "unknown" and shallow.fields["holding"] is None
+    out = solve(DRAWN, limits=Limits(time_limit=30), max_depth=3, holding=100)
+    assert out.verdict == "draw" and out.limit is None
+    assert out.line == ["(e4-e6)"] and out.fields["holding"] == [4, 4]
+    # a won position stays won, and an unknown that is a loss is not made a draw
+    assert solve(NEAR_MISS, limits=Limits(time_limit=30), holding=100).verdict == "won"
+    near = solve(NEAR_MISS, limits=Limits(time_limit=30), max_depth=2, holding=1000)
+    assert near.verdict == "unknown" and near.fields["holding"] is None
+
+
+def test_the_cli_takes_holding():
+    import json
+    from click.testing import CliRunner
+    import solver.cli.main
+    res = CliRunner().invoke(solver.cli.main.solve, ["boundary", "solve", "--position", DRAWN,
+                                                     "--depth", "3", "--holding", "100", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert (out["verdict"], out["line"], out["holding"]) == ("draw", ["(e4-e6)"], [4, 4])
