@@ -139,11 +139,14 @@ def test_report_depths(capsys):
     harder"): each depth's null-window question on ``BOUNDARY_BACK`` (6) up to
     ``BOUNDARY_DEPTH`` (16), ``BOUNDARY_TIME`` (60) seconds each, a table of
     ``BOUNDARY_MB`` (64) MiB: answer, nodes, CPU s, printed as each question ends (so that
-    a run stopped by ``prlimit --cpu=60`` shows how far it got)."""
+    a run stopped by ``prlimit --cpu=60`` shows how far it got).  ``BOUNDARY_POSITION``
+    (a position string) replaces the record's position."""
     import os
+    from solver.boundary.notation import parse_position
     from solver.cext.boundary import Search
     mate = 10000
-    pos = _record_position(int(os.environ.get("BOUNDARY_BACK", "6")))
+    pos = (parse_position(os.environ["BOUNDARY_POSITION"]) if os.environ.get("BOUNDARY_POSITION")
+           else _record_position(int(os.environ.get("BOUNDARY_BACK", "6"))))
     limit = float(os.environ.get("BOUNDARY_TIME", "60"))
     search = Search(Board.from_position(pos), int(os.environ.get("BOUNDARY_MB", "64")), 0,
                     _opts_from_env())

@@ -455,6 +455,31 @@ cdef class Board:
         unmake(&self.st, m)
         return decode_move(m)
 
+    def children(self):
+        """``[(move, hash, won)]`` for every legal move: the position's hash after it and
+        whether it completes the mover's exchange; one generation, no Python-side
+        legality test per move (twin: the reference ``play`` and ``key``)."""
+        cdef int32_t buf[MAXMOVES]
+        cdef int n, i, me = self.st.side
+        out = []
+        if self.winner() is not None:
+            return out
+        n = gen_moves(&self.st, buf)
+        for i in range(n):
+            make(&self.st, buf[i])
+            out.append((decode_move(buf[i]), self.st.hash, bool(won_by(&self.st, me))))
+            unmake(&self.st, buf[i])
+        return out
+
+    def after(self, move):
+        """A new board: this one after ``move``, which must be one of ``children()``'s
+        (not checked again: the caller took it from the generator)."""
+        cdef Board b = Board.__new__(Board)
+        b.st = self.st
+        b.history = []
+        make(&b.st, encode_move(move))
+        return b
+
     def winner(self):
         for pl in (1 - self.st.side, self.st.side):
             if won_by(&self.st, pl):

@@ -18,13 +18,12 @@ cdef enum:
     OPT_ZONE = 512       # order-2 threats: a defender move the attacker's 2-move plan survives loses in 4
     OPT_STAGED = 1024    # the table's move (else the first killer) searched before generating
     OPT_ZONE3 = 2048     # order-3 threats: a defender move the attacker's robust 3-move threat survives loses in 6
-    OPT_FINISH2 = 4096   # the attacker two moves from its exchange, three plies left: its plans, no search
     OPT_DEFAULT = OPT_BOUND | OPT_NULLWIN | OPT_KILLERS | OPT_THREAT | OPT_BUCKETS | OPT_TARGETED | OPT_ZONE | OPT_STAGED | OPT_ZONE3
 
 OPTIONS = {"bound": OPT_BOUND, "nullwin": OPT_NULLWIN, "killers": OPT_KILLERS,
            "progress": OPT_PROGRESS, "etc": OPT_ETC, "threat": OPT_THREAT,
            "buckets": OPT_BUCKETS, "targeted": OPT_TARGETED, "zone": OPT_ZONE,
-           "staged": OPT_STAGED, "zone3": OPT_ZONE3, "finish2": OPT_FINISH2}
+           "staged": OPT_STAGED, "zone3": OPT_ZONE3}
 DEFAULT_OPTS = OPT_DEFAULT
 
 cdef int TARGET[12]          # the square each pyramid must end on
@@ -158,8 +157,6 @@ cdef struct Searcher:
     int64_t zone_groups    # defender's nodes where only the moves the plan needs were generated
     int64_t zone3_threats  # defender's nodes where the attacker had a robust order-3 threat
     int64_t zone3_cuts     # defender's moves refuted by it (generated or not) without a search
-    int64_t finish2_nodes  # attacker's nodes answered by ``_finish2`` without a search
-    int64_t finish2_wins   # of those, the ones it answered "wins within 3"
     int64_t cut_first      # nodes cut off by the first move searched
     int64_t cut_later      # nodes cut off by a later move
     int64_t all_nodes      # nodes where every move was searched (no cut-off)
@@ -724,67 +721,6 @@ cdef inline uint64_t _child_hash(const State *st, int32_t m) noexcept nogil:
     return h
 
 
-cdef int _finish2(Searcher *S, State *st, const uint64_t *path, int ply, int32_t *moves,
-                  int32_t *scratch, int32_t first, int32_t *found) noexcept nogil:
-    """The side to move X two moves from its exchange (bound 2), the other side Y at least
-    two, three plies left: X wins within 3 only by a move that lowers its bound (any other
-    leaves it two moves short: the bound before the move) and then either leaves Y without
-    a move (a win in 1: returns 1) or is a plan: X one move from completing and Y, to move,
-    unable to land on a square of every completing move (Y cannot complete its own
-    exchange in one move, its bound being 2 or more: ``_can_block``'s own test; returns 3).
-    0 when no such move exists; the winning move into ``found``.  ``first`` (the table's
-    move or the killer) is tried before X's moves are generated; otherwise the first win
-    in generation order is the answer.  These are the moves the search would generate
-    there (``_improving``, targeted generation) and the answers its children would give
-    (threat first at Y's node, the completing move at X's), without the two nodes and
-    their table probes per move.  A move whose position repeats one on the line (``path``)
-    is left out, as the search would score it 0.  With a searcher ``S`` the killers and
-    history are rewarded as those plies' cut-offs would have been (Y's block at ply + 1,
-    X's win at ply): the defender's blocks order its moves higher up (without them the
-    record 10 plies back took five times the nodes).  Twin:
-    ``solver.boundary.threats.finish2``."""
-    cdef int me = st.side, n, i, v
-    cdef int pre[2]
-    cdef uint64_t land_ok[NSQ]
-    _prefixes(st, me, pre)
-    if (first and _is_legal(st, first, scratch) and _move_delta(st, first, pre) < 0
-            and not _repeats(path, ply + 1, _child_hash(st, first))):
-        v = _finish2_move(S, st, ply, first, scratch)
-        if v:
-            found[0] = first
-            return v
-    _improving(st, pre, land_ok)
-    n = gen_filtered(st, moves, MAXMOVES, land_ok, 0)
-    for i in range(n):
-        if moves[i] == first or _repeats(path, ply + 1, _child_hash(st, moves[i])):
-            continue
-        v = _finish2_move(S, st, ply, moves[i], scratch)
-        if v:
-            found[0] = moves[i]
-            return v
-    return 0
-
-
-cdef int _finish2_move(Searcher *S, State *st, int ply, int32_t m, int32_t *scratch) noexcept nogil:
-    """``_finish2`` for one of X's bound-lowering moves ``m``: 1 if Y then has no move, 3 if
-    Y cannot stop X's completion, else 0 (Y's block rewarded, X's win too)."""
-    cdef int me = st.side, nw, v = 0
-    cdef uint64_t req[64]
-    make(st, m)                                  # Y to move
-    if not has_move(st):
-        v = 1
-    elif exchange_lb(st, me) == 1:
-        nw = _win_paths(st, req)
-        if nw > 0 and not _can_block(st, req, nw, scratch):
-            v = 3
-        elif nw > 0 and S != NULL:
-            _reward(S, scratch[0], ply + 1, 2, 1)
-    unmake(st, m)
-    if v and S != NULL:
-        _reward(S, m, ply, 3, 1)
-    return v
-
-
 cdef int _refutes(State *st, const Zone *zn, int32_t x, const uint64_t *path, int ply,
                   int32_t *scratch) noexcept nogil:
     """After X's move ``x`` (at ``ply``), Y's plan is legal and leaves X unable to stop
@@ -985,23 +921,6 @@ cdef int negamax(Searcher *S, int depth, int ply, int alpha, int beta) noexcept 
             nw = _win_paths(st, req)
             if nw > 0 and lbx < 0:
                 lbx = exchange_lb(st, me)
-    if ((S.opts & OPT_FINISH2) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL) and nw == 0
-            and depth == 3 and ply > 0 and lbx == 2 and lby >= 2 and alpha >= 0
-            and beta <= MATE - ply - 3):
-        # the attacker's last two moves: X wins within 3 only by a plan (or leaving Y
-        # without a move); answered from X's bound-lowering moves without searching them
-        S.finish2_nodes += 1
-        m = 0
-        v = _finish2(S, st, S.path, ply, moves, S.buf + (ply + 1) * MAXMOVES,
-                    ttmove if ttmove else S.killer[ply][0], &m)
-        if v:
-            S.finish2_wins += 1
-            v = MATE - ply - v
-            _store(S, st.hash, depth, to_tt(v, ply), m, TT_LOWER)
-            return v
-        S.horizon_hits += 1              # not within 3: X may still win later
-        _store(S, st.hash, depth, 0, ttmove, TT_UPPER)
-        return 0
     if ((S.opts & OPT_ZONE) and (S.opts & OPT_BOUND) and not (S.opts & OPT_EVAL) and nw == 0
             and depth >= 4 and -(MATE - ply - 4) <= alpha):
         # order-2 threat: Y, two moves from its exchange, has a move after which X could
@@ -1274,7 +1193,7 @@ cdef class Search:
             raise ValueError("tt_mb must be >= 1")
         if tt_entries < 0 or (tt_entries & (tt_entries - 1)) != 0:
             raise ValueError("tt_entries must be 0 or a power of two")
-        assert 0 <= opts < 8192, "opts: a mask of OPTIONS"
+        assert 0 <= opts < 4096, "opts: a mask of OPTIONS"
         if tt_entries:
             entries = <uint64_t>tt_entries
         else:
@@ -1326,7 +1245,6 @@ cdef class Search:
                 "zone_plans": int(self.S.zone_plans), "zone_cuts": int(self.S.zone_cuts),
                 "zone_static": int(self.S.zone_static), "zone_groups": int(self.S.zone_groups),
                 "zone3_threats": int(self.S.zone3_threats), "zone3_cuts": int(self.S.zone3_cuts),
-                "finish2_nodes": int(self.S.finish2_nodes), "finish2_wins": int(self.S.finish2_wins),
                 "cut_later": int(self.S.cut_later), "all_nodes": int(self.S.all_nodes)}
 
     @property
@@ -1613,27 +1531,3 @@ def _longest_defence(Search search, Board board, int plies):
             return m
     return search.root_move()
 
-
-def finish2(Board board):
-    """``_finish2`` at ``board`` with no line above it: ``(plies, move)``, the first of the
-    side to move's wins in generation order (1: the other side has no move after it, 3: a
-    plan) when it is two moves from its exchange and the other side two or more, else
-    ``(0, None)``; ``(None, None)`` where it does not apply.  Twin:
-    ``solver.boundary.threats.finish2``."""
-    cdef int32_t *buf
-    cdef int32_t m = 0
-    cdef uint64_t path[2]
-    cdef State st = board.st
-    cdef int v
-    if (board.winner() is not None or exchange_lb(&st, st.side) != 2
-            or exchange_lb(&st, 1 - st.side) < 2):
-        return None, None
-    buf = <int32_t *>malloc(sizeof(int32_t) * MAXMOVES * 2)
-    if buf == NULL:
-        raise MemoryError()
-    try:
-        path[0] = st.hash
-        v = _finish2(NULL, &st, path, 0, buf, buf + MAXMOVES, 0, &m)
-        return v, (decode_move(m) if v else None)
-    finally:
-        free(buf)

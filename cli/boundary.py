@@ -95,12 +95,15 @@ def perft(depth, position, divide, reference, as_json):
 @click.option("--dfpn", is_flag=True, default=False,
               help="Ask each depth's question with proof-number search (wins and losses only: "
                    "a draw is answered unknown).")
+@click.option("--holding", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Where the search answers unknown, try a draw proof by closed holding sets "
+                   "of at most this many positions per side (0: no).")
 @JSON_OPTION
-def solve(position, depth, node_limit, time_limit, table_mb, dfpn, as_json):
+def solve(position, depth, node_limit, time_limit, table_mb, dfpn, holding, as_json):
     """Prove won, lost or draw for the side to move, or say unknown (exit 0 for any answer)."""
     pos = parse_position(position)
     result = solve_endgame(pos, limits=Limits(node_limit, time_limit, table_mb), max_depth=depth,
-                           dfpn=dfpn)
+                           dfpn=dfpn, holding=holding)
     if as_json:
         _json(result.to_dict())
         return
@@ -112,7 +115,9 @@ def solve(position, depth, node_limit, time_limit, table_mb, dfpn, as_json):
         tail = f"; longest defence {result.line[0]}" if result.line else ""
         click.echo(f"lost: {side} loses in {f['plies']} plies{tail}")
     elif result.verdict == "draw":
-        click.echo(f"draw: neither side can force a win; {result.line[0]} holds it")
+        how = (f" (holding sets of {f['holding'][0]} and {f['holding'][1]} positions)"
+               if f.get("holding") else "")
+        click.echo(f"draw: neither side can force a win; {result.line[0]} holds it{how}")
     else:
         click.echo(f"unknown: no proof within the {result.limit} limit "
                    f"(depth {f['depth']} of {f['max_depth']} completed)")

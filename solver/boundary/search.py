@@ -62,7 +62,7 @@ def _kernel_search(pos: Position, *, max_depth: int, node_limit: int, time_limit
 
 
 def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
-          max_depth: int = DEFAULT_DEPTH, dfpn: bool = False) -> Result:
+          max_depth: int = DEFAULT_DEPTH, dfpn: bool = False, holding: int = 0) -> Result:
     """Prove the value of ``position`` for the side to move, within ``limits``.
 
     Limits (None parts take :data:`DEFAULT_LIMITS`): ``node_limit`` bounds the
@@ -85,6 +85,12 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
 
     ``dfpn``: the same questions answered by proof-number search (the root's and the
     line's); it proves wins and losses only, so a draw is answered unknown.
+
+    ``holding``: where the search answers unknown, try a draw proof by closed holding
+    sets of at most this many positions for each side (:mod:`solver.boundary.holding`,
+    re-checked by the reference rules; outside the time limit: bounded by positions).
+    A draw found so has ``line`` the side to move's holding move and field ``holding``
+    the two sets' sizes (Red's, Green's); the field is None otherwise.
     """
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
         raise InputError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {max_depth!r}")
@@ -95,7 +101,8 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
     tt_mb = int(lim.table_mb)
     t0 = time.perf_counter()
     deadline = t0 + lim.time_limit if lim.time_limit else None
-    fields = {"plies": None, "depth": 0, "max_depth": max_depth, "position": format_position(pos)}
+    fields = {"plies": None, "depth": 0, "max_depth": max_depth, "position": format_position(pos),
+              "holding": None}
     try:
         out = _kernel_search(pos, max_depth=max_depth, node_limit=lim.node_limit or 0,
                              time_limit=lim.time_limit or 0.0, tt_mb=tt_mb, dfpn=dfpn)
@@ -105,6 +112,11 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
     nodes = int(out["nodes"])
     fields["depth"] = out["depth"]
     if verdict == "unknown":
+        draw = _holding_draw(pos, holding) if holding > 0 else None
+        if draw is not None:
+            fields["holding"] = draw[1]
+            return Result("draw", nodes=nodes, seconds=time.perf_counter() - t0,
+                          line=[format_move(draw[0])], fields=fields)
         limit = {"nodes": "nodes", "time": "time", "depth": "nodes"}[out["limit"]]
         return Result("unknown", limit=limit, nodes=nodes, seconds=time.perf_counter() - t0,
                       fields=fields)
@@ -116,6 +128,22 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
             nodes += _extend_line(pos, out["best"], verdict, out["plies"], line, lim, tt_mb,
                                   nodes, deadline, max_depth, dfpn)
     return Result(verdict, nodes=nodes, seconds=time.perf_counter() - t0, line=line, fields=fields)
+
+
+def _holding_draw(pos: Position, cap: int):
+    """(the side to move's holding move, [Red's set size, Green's]) when both sides have a
+    closed holding set of at most ``cap`` positions, each passing the reference check;
+    else None.  Both sets together prove the draw (docs/boundary.md)."""
+    from solver.boundary.holding import check_holding, holding_set
+    sizes, move = [], None
+    for defender in (0, 1):
+        out = holding_set(pos, defender, max_positions=cap)
+        if out.verdict != "holds" or not check_holding(pos, defender, out.strategy, cap + 1):
+            return None
+        sizes.append(out.positions)
+        if defender == pos.side:
+            move = out.strategy.get(pos.key())
+    return (move, sizes) if move is not None else None
 
 
 def _extend_line(pos: Position, first, verdict: str, plies: int, line: List[str], lim: Limits,

@@ -28,11 +28,6 @@ needs no square empty) that no single move of X can all stop (:func:`unhittable`
 move fills at most two squares).  A move ``x`` of X that leaves m1 legal and still such a
 threat, and X's bound at 3 or more, loses within 6 plies (:func:`refutes3`); the kernel's
 ``order3_cut`` must refute only such moves.
-
-The attacker's last two moves (``OPT_FINISH2``): the side to move X two moves from its
-exchange with three plies left wins within 3 only by a move lowering its bound that leaves
-Y without a move (a win in 1) or that is a plan (:func:`finish2`); the kernel answers such
-nodes without searching the two plies below them.
 """
 from __future__ import annotations
 
@@ -167,24 +162,3 @@ def refutes3(pos: Position, m1: Move, x: Move) -> bool:
     child.side = pos.side                        # threat3 takes X to move
     return threat3(child, m1)
 
-
-# -- the attacker's last two moves (``OPT_FINISH2``) -------------------------------------
-
-def finish2(pos: Position):
-    """The side to move X two moves from its exchange, the other side Y two or more: each
-    move lowering X's bound that wins within 3, with 1 when Y then has no move (X wins in
-    1) or 3 when Y is not :func:`defended` (X wins in 3); None where it does not apply.  A
-    move that does not lower X's bound leaves X two moves short with one left."""
-    me = pos.side
-    if pos.winner() is not None or exchange_bound(pos, me) != 2 or exchange_bound(pos, 1 - me) < 2:
-        return None
-    wins = {}
-    for m in pos.legal_moves():
-        child = pos.play(m)
-        if exchange_bound(child, me) != 1:
-            continue
-        if not child.legal_moves():
-            wins[m] = 1
-        elif not defended(child):
-            wins[m] = 3
-    return wins
