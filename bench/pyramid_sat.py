@@ -5,12 +5,16 @@
     python bench/pyramid_sat.py deal VARIANT SEED...                     # the analysis, retry limits
     python bench/pyramid_sat.py cc VARIANT SECONDS K SEED...             # cube and conquer
     python bench/pyramid_sat.py finish VARIANT SECONDS K[,K...] SEED...  # a sat line, then the search
+    python bench/pyramid_sat.py probe VARIANT SECONDS PLUS[,PLUS...] SEED... # main search, then SAT at deepest + PLUS
 
 ``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
 CPU each.  ``cubes``: the same question split by the kind of the first tile.
 ``cc``: :func:`reach_cubes`, one incremental solver, each cube printed.
 ``finish``: for each K, a ``sat`` line handed to the exact search as its first
 moves (1M nodes), a win replayed by the reference checker, as the stage does.
+``probe``: the main search with the retry's limits and its share of 60 s, then
+``reach_cubes`` for its deepest line + PLUS moves (SECONDS each), a ``sat``
+line finished by the search as ``settle`` does: what an early SAT share buys.
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -45,6 +49,9 @@ def main(argv) -> None:
                   f"sat: {r.sat}", f"load {_load()}", flush=True)
         return
     seconds = float(argv[2])
+    if mode == "probe":
+        _probe(variant, seconds, [int(p) for p in argv[3].split(",")], list(map(int, argv[4:])))
+        return
     if mode == "reach":
         for seed in map(int, argv[4:]):
             for k in map(int, argv[3].split(",")):
@@ -90,6 +97,28 @@ def main(argv) -> None:
             r = reach(deal, k, variant=variant, prefix=[Move(face, START)], time_limit=seconds)
             print(variant, seed, k, TILES[face].token, r.status, f"cpu {r.cpu_seconds:.1f}",
                   f"conflicts {r.conflicts}", flush=True)
+
+
+def _probe(variant: str, seconds: float, pluses, seeds) -> None:
+    from solver.pyramid.search import solve
+    from solver.pyramid.tail import main_time_limit
+
+    for seed in seeds:
+        deal, c0 = deal_from_seed(seed), time.process_time()
+        m = solve(deal, variant=variant, node_limit=10 ** 9, time_limit=main_time_limit(60), table_mb=1024)
+        print(variant, seed, "main", m.verdict, m.limit, m.nodes, f"deepest {m.deepest}",
+              f"cpu {m.cpu_seconds:.1f}", f"load {_load()}", flush=True)
+        if m.verdict != "unknown":
+            continue
+        for plus in pluses:
+            c1 = time.process_time()
+            r = reach_cubes(deal, m.deepest + plus, variant=variant, time_limit=seconds)
+            print("  ", m.deepest + plus, r.status, f"cpu {time.process_time() - c1:.1f}",
+                  f"conflicts {r.conflicts}", f"vars {r.variables} clauses {r.clauses}", flush=True)
+            if r.status == "sat":
+                t = solve(deal, variant=variant, after=r.line, node_limit=100_000, longest=False)
+                print("     the search from its line:", t.verdict, f"nodes {t.nodes}",
+                      f"cpu {time.process_time() - c1:.1f}", f"load {_load()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,20 @@ and the tail search needs its time: Wild Dragons 388074, lost in 43 s of CPU in
 the million's retry, is undecided in 60 s at today's load with or without 6 s
 kept back.  Under a larger limit the stage's 10% is the cheapest place to look
 for a longer line or a proof."""
+PROBE_SHARE = 0.2
+"""Of a deal's time limit, the most the SAT probe may use: the SAT stage
+(:func:`after_tail`) asked right after the main search, before the tail search,
+on a deal the main search left unknown on its time share with a short line
+(:data:`SAT_DEEPEST`).  Where it decides, it decides early: at one or two moves
+past the main search's longest line, CaDiCaL proves the small lost deals of the
+million's retry lost in 1-13 s (Continuous 442421, 710514; Wild Dragons 465761,
+497452) and finds lines the search wins from (Wild Dragons 374738 in 4 s,
+721034 in 12 s); where it does not, the tail search has 42 s - 12 s at 60 s,
+enough for the slowest deal it decides (docs/pyramid.md, "Sixty seconds: the
+SAT probe before the tail")."""
+PROBE_CONFLICTS = 60_000
+"""Conflicts a question of the probe may use (at most the node limit): the
+questions it decides took 1k-57k; past that a question runs for the time share."""
 SAT_DEEPEST = 30
 """The SAT stage runs only where no line known places more tiles: past that its
 clauses grow and every deal left unknown so far dies by 27 tiles."""
@@ -69,6 +83,17 @@ clauses grow and every deal left unknown so far dies by 27 tiles."""
 def main_time_limit(time_limit: Optional[float]) -> Optional[float]:
     """The main search's share of ``time_limit`` (None: no limit)."""
     return time_limit * MAIN_SHARE if time_limit else time_limit
+
+
+def probes(first: SolveResult, time_limit: Optional[float]) -> bool:
+    """Does the SAT probe run after the main search's answer ``first``?  Under a
+    time limit only, when the main search stopped on it (a node limit is a
+    caller's quick answer: a batch's first pass never probes) with a line of at
+    most :data:`SAT_DEEPEST` tiles, and when the probe's share is worth a question."""
+    from solver.pyramid.sat import MIN_QUESTION
+
+    return (bool(time_limit) and first.limit == "time" and first.deepest <= SAT_DEEPEST
+            and PROBE_SHARE * time_limit >= MIN_QUESTION)
 
 
 def goes_to_tail(verdict: str, nodes: int, limit: Optional[str]) -> bool:
@@ -105,6 +130,12 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
         if left <= 0:                     # the main search used it all (it checks every 1,024 nodes)
             first.limit = "time"
             return first
+        if probes(first, total):          # the SAT probe first (PROBE_SHARE), the tail the rest
+            first = after_tail(deal, first, variant=variant, time_limit=min(PROBE_SHARE * total, left),
+                               conflict_limit=min(PROBE_CONFLICTS, node_limit or PROBE_CONFLICTS))
+            left = time_limit - first.cpu_seconds
+            if first.verdict != "unknown" or left <= 0:   # decided, or no time left (a question's
+                return first                              # clauses are written uninterrupted)
         keep = SAT_SHARE * total if short and total >= SAT_FROM else 0.0
         time_limit = max(left - keep, left / 2)
     r = settle(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
