@@ -183,7 +183,7 @@ def _schedule(monkeypatch, probe_spends=0.0, probe_decides=None):
 
 def test_the_probe_comes_between_the_searches_and_the_tail_keeps_the_rest(monkeypatch):
     """At the retry's 60 s: the main search 18 s, the probe at most tail.PROBE_SHARE of
-    the limit (12 s) with tail.PROBE_CONFLICTS a question, the tail search what is left,
+    the limit with tail.PROBE_CONFLICTS a question, the tail search what is left,
     so the deal's one limit holds; no stage after the tail below tail.SAT_FROM.  From
     SAT_FROM the tail keeps SAT_SHARE for the stage too, on short lines only."""
     from solver.pyramid import tail
@@ -196,9 +196,11 @@ def test_the_probe_comes_between_the_searches_and_the_tail_keeps_the_rest(monkey
                                table_mb=64)
         assert r.cpu_seconds <= total + 1e-9
         if total == 60:
-            assert calls == [("sat", pytest.approx(12), tail.PROBE_CONFLICTS), ("tail", pytest.approx(42 - 5))]
+            assert calls == [("sat", pytest.approx(tail.PROBE_SHARE * 60), tail.PROBE_CONFLICTS),
+                             ("tail", pytest.approx(42 - 5))]
         elif deepest == 20:
-            assert calls == [("sat", pytest.approx(40), tail.PROBE_CONFLICTS), ("tail", pytest.approx(100 - 20)),
+            assert calls == [("sat", pytest.approx(tail.PROBE_SHARE * 200), tail.PROBE_CONFLICTS),
+                             ("tail", pytest.approx(100 - 20)),
                              ("sat", pytest.approx(20), 10 ** 9)]
         else:                           # a long line: neither the probe nor the stage
             assert calls == [("tail", pytest.approx(140))]
@@ -227,7 +229,7 @@ def test_the_probe_decides_alone_and_never_under_a_node_limit(monkeypatch):
     r, calls = run(total=5, cpu=1.5)                    # 20% of 5 s < sat.MIN_QUESTION
     assert [c[0] for c in calls] == ["tail"]
     r, calls = run(nodes=1000)
-    assert calls[0] == ("sat", pytest.approx(12), 1000)
+    assert calls[0] == ("sat", pytest.approx(tail.PROBE_SHARE * 60), 1000)
     r, calls = run(probe_spends=42.5)
     assert (r.verdict, r.limit) == ("unknown", "time") and [c[0] for c in calls] == ["sat"]
 

@@ -60,21 +60,25 @@ decided none of the five deals left (docs/pyramid.md, "The early game by SAT"),
 and the tail search needs its time: Wild Dragons 388074, lost in 43 s of CPU in
 the million's retry, is undecided in 60 s at today's load with or without 6 s
 kept back.  Under a larger limit the stage's 10% is the cheapest place to look
-for a longer line or a proof."""
-PROBE_SHARE = 0.2
+for a longer line or a proof.  (At every limit the probe, :data:`PROBE_SHARE`,
+asks the solver first.)"""
+PROBE_SHARE = 0.3
 """Of a deal's time limit, the most the SAT probe may use: the SAT stage
 (:func:`after_tail`) asked right after the main search, before the tail search,
 on a deal the main search left unknown on its time share with a short line
-(:data:`SAT_DEEPEST`).  Where it decides, it decides early: at one or two moves
-past the main search's longest line, CaDiCaL proves the small lost deals of the
-million's retry lost in 1-13 s (Continuous 442421, 710514; Wild Dragons 465761,
-497452) and finds lines the search wins from (Wild Dragons 374738 in 4 s,
-721034 in 12 s); where it does not, the tail search has 42 s - 12 s at 60 s,
-enough for the slowest deal it decides (docs/pyramid.md, "Sixty seconds: the
-SAT probe before the tail")."""
-PROBE_CONFLICTS = 60_000
+(:data:`SAT_DEEPEST`).  Where it decides, it decides early: one move past the
+main search's longest line, CaDiCaL proves lost deals of the million's retry
+lost in 1-7 s (Continuous 442421; Wild Dragons 465761, and 497452, which the
+first retry left unknown) and finds lines that the search wins from (Wild
+Dragons 374738 in 4 s, 721034 in 12-15 s: a line of 28, a dead end, then one
+of 29).  Where it does not, a question stops at :data:`PROBE_CONFLICTS` (about
+10 s) and the tail search has the rest (docs/pyramid.md, "Sixty seconds: the
+SAT probe before the tail search")."""
+PROBE_CONFLICTS = 30_000
 """Conflicts a question of the probe may use (at most the node limit): the
-questions it decides took 1k-57k; past that a question runs for the time share."""
+questions that decide Wild Dragons 721034 and 497452 took 13k-18k; a question
+the solver cannot answer soon (Wild Dragons 388074 at 22 moves: undecided after
+85k) stops there, and so does the probe, leaving the tail search about 32 s."""
 SAT_DEEPEST = 30
 """The SAT stage runs only where no line known places more tiles: past that its
 clauses grow and every deal left unknown so far dies by 27 tiles."""
@@ -114,8 +118,9 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
                   time_limit: Optional[float], table_mb: float) -> SolveResult:
     """The answer once the main search (``first``, given
     :func:`main_time_limit`) ended so that :func:`goes_to_tail` (the callers
-    check): lost when the hub lemma (:mod:`solver.pyramid.hub`) proves it, else the
-    tail search's, with its own node budget ``node_limit`` and the
+    check): lost when the hub lemma (:mod:`solver.pyramid.hub`) proves it, or
+    when the SAT probe decides it (:func:`probes`: at most :data:`PROBE_SHARE` of
+    the time limit, :data:`PROBE_CONFLICTS` a question), else the tail search's, with its own node budget ``node_limit`` and the
     CPU seconds of ``time_limit`` that the main search left, so a deal takes
     at most ``time_limit`` CPU seconds in all; ``nodes``, ``seconds`` and
     ``cpu_seconds`` count both searches.  Where the tail does not win, the
@@ -172,6 +177,7 @@ def after_tail(deal: Deal, r: SolveResult, *, variant: str, time_limit: Optional
         won.nodes += r.nodes
         won.seconds += r.seconds + time.perf_counter() - t0
         won.cpu_seconds = r.cpu_seconds + spent
+        won.table_bytes = max(won.table_bytes, r.table_bytes)     # the searches' largest table
         won.sat = f"the exact search won after the solver's first {len(last.line)} moves"
         return won
     r.seconds += time.perf_counter() - t0
