@@ -226,7 +226,7 @@ def test_the_probe_decides_alone_and_never_under_a_node_limit(monkeypatch):
         assert r.verdict == verdict and [c[0] for c in calls] == ["sat"] and r.cpu_seconds == 21.0
     r, calls = run(limit="nodes", total=60, cpu=0.5)
     assert [c[0] for c in calls] == ["tail"]
-    r, calls = run(total=5, cpu=1.5)                    # 20% of 5 s < sat.MIN_QUESTION
+    r, calls = run(total=4, cpu=1.2)                    # 30% of 4 s < sat.MIN_QUESTION
     assert [c[0] for c in calls] == ["tail"]
     r, calls = run(nodes=1000)
     assert calls[0] == ("sat", pytest.approx(tail.PROBE_SHARE * 60), 1000)
