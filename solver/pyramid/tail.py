@@ -68,17 +68,18 @@ PROBE_SHARE = 0.3
 on a deal the main search left unknown on its time share with a short line
 (:data:`SAT_DEEPEST`).  Where it decides, it decides early: one move past the
 main search's longest line, CaDiCaL proves lost deals of the million's retry
-lost in 1-7 s (Continuous 442421; Wild Dragons 465761, and 497452, which the
-first retry left unknown) and finds lines that the search wins from (Wild
+lost in 1-13 s (Continuous 442421, 710514; Wild Dragons 465761, and 497452,
+which the first retry left unknown) and finds lines that the search wins from (Wild
 Dragons 374738 in 4 s, 721034 in 12-15 s: a line of 28, a dead end, then one
 of 29).  Where it does not, a question stops at :data:`PROBE_CONFLICTS` (about
-10 s) and the tail search has the rest (docs/pyramid.md, "Sixty seconds: the
+11-15 s) and the tail search has the rest (docs/pyramid.md, "Sixty seconds: the
 SAT probe before the tail search")."""
-PROBE_CONFLICTS = 30_000
+PROBE_CONFLICTS = 50_000
 """Conflicts a question of the probe may use (at most the node limit): the
-questions that decide Wild Dragons 721034 and 497452 took 13k-18k; a question
+questions that decide the retry's deals took 1k-46k (Continuous 710514: no line
+of 22, 45,922; the tail search did not decide it in 42 s at load 4); a question
 the solver cannot answer soon (Wild Dragons 388074 at 22 moves: undecided after
-85k) stops there, and so does the probe, leaving the tail search about 32 s."""
+85k) stops there, and so does the probe, leaving the tail search 27-31 s."""
 SAT_DEEPEST = 30
 """The SAT stage runs only where no line known places more tiles: past that its
 clauses grow and every deal left unknown so far dies by 27 tiles."""
