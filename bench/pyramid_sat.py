@@ -6,6 +6,8 @@
     python bench/pyramid_sat.py cc VARIANT SECONDS K SEED...             # cube and conquer
     python bench/pyramid_sat.py finish VARIANT SECONDS K[,K...] SEED...  # a sat line, then the search
     python bench/pyramid_sat.py probe VARIANT SECONDS PLUS[,PLUS...] SEED... # main search, then SAT at deepest + PLUS
+    python bench/pyramid_sat.py schedule SHARE VARIANT SEED...            # ``deal`` with tail.PROBE_SHARE = SHARE
+    python bench/pyramid_sat.py cli SHARE ARGS...                         # ``solve ARGS`` in this process, likewise
 
 ``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
 CPU each.  ``cubes``: the same question split by the kind of the first tile.
@@ -15,6 +17,10 @@ moves (1M nodes), a win replayed by the reference checker, as the stage does.
 ``probe``: the main search with the retry's limits and its share of 60 s, then
 ``reach_cubes`` for its deepest line + PLUS moves (SECONDS each), a ``sat``
 line finished by the search as ``settle`` does: what an early SAT share buys.
+``schedule``: ``deal`` with the probe's share set (0: no probe, the schedule
+before it), printing what the SAT stage and the tail search were given and did.
+``cli``: the command line in this process with the share set (a batch with
+``--workers 1`` runs its chunks here too).
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -39,6 +45,15 @@ def _load() -> str:
 
 def main(argv) -> None:
     mode, variant = argv[0], argv[1]
+    if mode in ("schedule", "cli"):
+        from solver.pyramid import tail
+        tail.PROBE_SHARE = float(argv[1])
+        if mode == "cli":
+            from solver.cli.main import main as solve_main
+            sys.argv = ["solve"] + argv[2:]
+            return solve_main()
+        _traced(tail)
+        return main(["deal"] + argv[2:])
     if mode == "deal":
         for seed in map(int, argv[2:]):
             c0 = time.process_time()
@@ -97,6 +112,27 @@ def main(argv) -> None:
             r = reach(deal, k, variant=variant, prefix=[Move(face, START)], time_limit=seconds)
             print(variant, seed, k, TILES[face].token, r.status, f"cpu {r.cpu_seconds:.1f}",
                   f"conflicts {r.conflicts}", flush=True)
+
+
+def _traced(tail) -> None:
+    """Print each call of the SAT stage and of the tail search: what it was given, what it did."""
+    stage, settle = tail.after_tail, tail.settle
+
+    def traced_stage(deal, r, **kw):
+        c0, before = time.process_time(), r.deepest
+        out = stage(deal, r, **kw)
+        print(f"   sat stage: given {kw['time_limit']:.1f} s, {kw['conflict_limit']} conflicts; deepest {before} ->"
+              f" {out.deepest}; {out.verdict}; {time.process_time() - c0:.1f} s; {out.sat}", flush=True)
+        return out
+
+    def traced_settle(deal, **kw):
+        c0 = time.process_time()
+        out = settle(deal, **kw)
+        print(f"   tail: given {kw['time_limit']:.1f} s; {out.verdict} {out.limit}; {time.process_time() - c0:.1f} s;"
+              f" {out.nodes} nodes", flush=True)
+        return out
+
+    tail.after_tail, tail.settle = traced_stage, traced_settle
 
 
 def _probe(variant: str, seconds: float, pluses, seeds) -> None:
