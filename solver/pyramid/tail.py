@@ -119,12 +119,13 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
                   time_limit: Optional[float], table_mb: float) -> SolveResult:
     """The answer once the main search (``first``, given
     :func:`main_time_limit`) ended so that :func:`goes_to_tail` (the callers
-    check): lost when the hub lemma (:mod:`solver.pyramid.hub`) proves it, or
-    when the SAT probe decides it (:func:`probes`: at most :data:`PROBE_SHARE` of
-    the time limit, :data:`PROBE_CONFLICTS` a question), else the tail search's, with its own node budget ``node_limit`` and the
-    CPU seconds of ``time_limit`` that the main search left, so a deal takes
-    at most ``time_limit`` CPU seconds in all; ``nodes``, ``seconds`` and
-    ``cpu_seconds`` count both searches.  Where the tail does not win, the
+    check): lost when the hub lemma (:mod:`solver.pyramid.hub`) proves it, else
+    the SAT probe's when it decides (:func:`probes`: at most :data:`PROBE_SHARE`
+    of the time limit, :data:`PROBE_CONFLICTS` a question), else the tail
+    search's, with its own node budget ``node_limit`` and the CPU seconds of
+    ``time_limit`` that the main search and the probe left, so a deal takes at
+    most ``time_limit`` CPU seconds in all; ``nodes``, ``seconds`` and
+    ``cpu_seconds`` count all of them.  Where the tail does not win, the
     longer of the two lines is kept (``longest_exact`` is the tail's)."""
     why = proves_lost(deal, variant=variant)
     if why is not None:                   # the hub lemma (solver.pyramid.hub): lost, no search needed
