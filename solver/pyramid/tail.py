@@ -68,8 +68,8 @@ PROBE_SHARE = 0.3
 on a deal the main search left unknown on its time share with a short line
 (:data:`SAT_DEEPEST`).  Where it decides, it decides early: one move past the
 main search's longest line, CaDiCaL proves lost deals of the million's retry
-lost in 1-13 s (Continuous 442421, 710514; Wild Dragons 465761, and 497452,
-which the first retry left unknown) and finds lines that the search wins from (Wild
+lost in 1-15 s (Continuous 442421, 710514; Wild Dragons 465761, 497452) and
+finds lines that the search wins from (Wild
 Dragons 374738 in 4 s, 721034 in 12-15 s: a line of 28, a dead end, then one
 of 29).  Where it does not, a question stops at :data:`PROBE_CONFLICTS` (about
 11-15 s) and the tail search has the rest (docs/pyramid.md, "Sixty seconds: the
