@@ -5,12 +5,22 @@
     python bench/pyramid_sat.py deal VARIANT SEED...                     # the analysis, retry limits
     python bench/pyramid_sat.py cc VARIANT SECONDS K SEED...             # cube and conquer
     python bench/pyramid_sat.py finish VARIANT SECONDS K[,K...] SEED...  # a sat line, then the search
+    python bench/pyramid_sat.py probe VARIANT SECONDS PLUS[,PLUS...] SEED... # main search, then SAT at deepest + PLUS
+    python bench/pyramid_sat.py schedule SHARE VARIANT SEED...            # ``deal`` with tail.PROBE_SHARE = SHARE
+    python bench/pyramid_sat.py cli SHARE ARGS...                         # ``solve ARGS`` in this process, likewise
 
 ``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
 CPU each.  ``cubes``: the same question split by the kind of the first tile.
 ``cc``: :func:`reach_cubes`, one incremental solver, each cube printed.
 ``finish``: for each K, a ``sat`` line handed to the exact search as its first
 moves (1M nodes), a win replayed by the reference checker, as the stage does.
+``probe``: the main search with the retry's limits and its share of 60 s, then
+``reach_cubes`` for its deepest line + PLUS moves (SECONDS each), a ``sat``
+line finished by the search as ``settle`` does: what an early SAT share buys.
+``schedule``: ``deal`` with the probe's share set (0: no probe, the schedule
+before it), printing what the SAT stage and the tail search were given and did.
+``cli``: the command line in this process with the share set (a batch with
+``--workers 1`` runs its chunks here too).
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -35,6 +45,15 @@ def _load() -> str:
 
 def main(argv) -> None:
     mode, variant = argv[0], argv[1]
+    if mode in ("schedule", "cli"):
+        from solver.pyramid import tail
+        tail.PROBE_SHARE = float(argv[1])
+        if mode == "cli":
+            from solver.cli.main import main as solve_main
+            sys.argv = ["solve"] + argv[2:]
+            return solve_main()
+        _traced(tail)
+        return main(["deal"] + argv[2:])
     if mode == "deal":
         for seed in map(int, argv[2:]):
             c0 = time.process_time()
@@ -45,6 +64,9 @@ def main(argv) -> None:
                   f"sat: {r.sat}", f"load {_load()}", flush=True)
         return
     seconds = float(argv[2])
+    if mode == "probe":
+        _probe(variant, seconds, [int(p) for p in argv[3].split(",")], list(map(int, argv[4:])))
+        return
     if mode == "reach":
         for seed in map(int, argv[4:]):
             for k in map(int, argv[3].split(",")):
@@ -90,6 +112,49 @@ def main(argv) -> None:
             r = reach(deal, k, variant=variant, prefix=[Move(face, START)], time_limit=seconds)
             print(variant, seed, k, TILES[face].token, r.status, f"cpu {r.cpu_seconds:.1f}",
                   f"conflicts {r.conflicts}", flush=True)
+
+
+def _traced(tail) -> None:
+    """Print each call of the SAT stage and of the tail search: what it was given, what it did."""
+    stage, settle = tail.after_tail, tail.settle
+
+    def traced_stage(deal, r, **kw):
+        c0, before = time.process_time(), r.deepest
+        out = stage(deal, r, **kw)
+        print(f"   sat stage: given {kw['time_limit']:.1f} s, {kw['conflict_limit']} conflicts; deepest {before} ->"
+              f" {out.deepest}; {out.verdict}; {time.process_time() - c0:.1f} s; {out.sat}", flush=True)
+        return out
+
+    def traced_settle(deal, **kw):
+        c0 = time.process_time()
+        out = settle(deal, **kw)
+        print(f"   tail: given {kw['time_limit']:.1f} s; {out.verdict} {out.limit}; {time.process_time() - c0:.1f} s;"
+              f" {out.nodes} nodes", flush=True)
+        return out
+
+    tail.after_tail, tail.settle = traced_stage, traced_settle
+
+
+def _probe(variant: str, seconds: float, pluses, seeds) -> None:
+    from solver.pyramid.search import solve
+    from solver.pyramid.tail import main_time_limit
+
+    for seed in seeds:
+        deal, c0 = deal_from_seed(seed), time.process_time()
+        m = solve(deal, variant=variant, node_limit=10 ** 9, time_limit=main_time_limit(60), table_mb=1024)
+        print(variant, seed, "main", m.verdict, m.limit, m.nodes, f"deepest {m.deepest}",
+              f"cpu {m.cpu_seconds:.1f}", f"load {_load()}", flush=True)
+        if m.verdict != "unknown":
+            continue
+        for plus in pluses:
+            c1 = time.process_time()
+            r = reach_cubes(deal, m.deepest + plus, variant=variant, time_limit=seconds)
+            print("  ", m.deepest + plus, r.status, f"cpu {time.process_time() - c1:.1f}",
+                  f"conflicts {r.conflicts}", f"vars {r.variables} clauses {r.clauses}", flush=True)
+            if r.status == "sat":
+                t = solve(deal, variant=variant, after=r.line, node_limit=100_000, longest=False)
+                print("     the search from its line:", t.verdict, f"nodes {t.nodes}",
+                      f"cpu {time.process_time() - c1:.1f}", f"load {_load()}", flush=True)
 
 
 if __name__ == "__main__":

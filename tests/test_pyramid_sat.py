@@ -156,22 +156,100 @@ def test_the_stage_after_the_tail_proves_and_wins():
                       conflict_limit=None).verdict == "unknown"
 
 
-def test_the_tail_keeps_time_for_the_stage_only_under_a_large_limit(monkeypatch):
-    """At the retry's 60 s the tail search has all the time the main search left and no
-    stage runs; from tail.SAT_FROM it keeps tail.SAT_SHARE for the stage, on short lines only."""
+def _schedule(monkeypatch, probe_spends=0.0, probe_decides=None):
+    """after_unknown with the tail search and the SAT stage faked: what each was given
+    (the tail its time limit; the stage its time and conflict limits), and the answers.
+    The fake probe spends ``probe_spends`` CPU seconds and says ``probe_decides``."""
     from solver.pyramid import tail
 
-    given, staged = [], []
+    calls = []
 
     def fake_settle(deal, *, variant, node_limit, time_limit, table_mb):
-        given.append(time_limit)
+        calls.append(("tail", time_limit))
         return SolveResult("unknown", variant, limit="time", cpu_seconds=time_limit, deepest=20)
 
+    def fake_stage(deal, r, *, variant, time_limit, conflict_limit):
+        calls.append(("sat", time_limit, conflict_limit))
+        if not [c for c in calls if c[0] == "tail"]:       # the probe, before the tail
+            r.cpu_seconds += probe_spends
+            if probe_decides:
+                r.verdict, r.limit = probe_decides, None
+        return r
+
     monkeypatch.setattr(tail, "settle", fake_settle)
-    monkeypatch.setattr(tail, "after_tail", lambda deal, r, **kw: staged.append(kw["time_limit"]) or r)
+    monkeypatch.setattr(tail, "after_tail", fake_stage)
+    return calls
+
+
+def test_the_probe_comes_between_the_searches_and_the_tail_keeps_the_rest(monkeypatch):
+    """At the retry's 60 s: the main search 18 s, the probe at most tail.PROBE_SHARE of
+    the limit with tail.PROBE_CONFLICTS a question, the tail search what is left,
+    so the deal's one limit holds; no stage after the tail below tail.SAT_FROM.  From
+    SAT_FROM the tail keeps SAT_SHARE for the stage too, on short lines only."""
+    from solver.pyramid import tail
+
     deal = deal_from_seed(764002)
-    for total, deepest in ((60, 20), (200, 20), (200, 40)):
+    for total, deepest, spends in ((60, 20, 5.0), (200, 20, 40.0), (200, 40, 0.0)):
+        calls = _schedule(monkeypatch, probe_spends=spends)
         first = SolveResult("unknown", "continuous", limit="time", cpu_seconds=0.3 * total, deepest=deepest)
-        tail.after_unknown(deal, first, variant="continuous", node_limit=10 ** 9, time_limit=total, table_mb=64)
-    assert given == pytest.approx([42, 140 - 20, 140])
-    assert staged == pytest.approx([20])
+        r = tail.after_unknown(deal, first, variant="continuous", node_limit=10 ** 9, time_limit=total,
+                               table_mb=64)
+        assert r.cpu_seconds <= total + 1e-9
+        if total == 60:
+            assert calls == [("sat", pytest.approx(tail.PROBE_SHARE * 60), tail.PROBE_CONFLICTS),
+                             ("tail", pytest.approx(42 - 5))]
+        elif deepest == 20:
+            assert calls == [("sat", pytest.approx(tail.PROBE_SHARE * 200), tail.PROBE_CONFLICTS),
+                             ("tail", pytest.approx(100 - 20)),
+                             ("sat", pytest.approx(20), 10 ** 9)]
+        else:                           # a long line: neither the probe nor the stage
+            assert calls == [("tail", pytest.approx(140))]
+
+
+def test_the_probe_decides_alone_and_never_under_a_node_limit(monkeypatch):
+    """A probe that decides ends the analysis (no tail search); a main search stopped on
+    its node limit (a batch's first pass), or a limit too small for a question, gets no
+    probe; the probe's conflicts are held to the node limit; a probe that used the time
+    up leaves the answer unknown on time, with no tail."""
+    from solver.pyramid import tail
+
+    deal = deal_from_seed(764002)
+
+    def run(limit="time", total=60, nodes=10 ** 9, cpu=18.0, **kw):
+        calls = _schedule(monkeypatch, **kw)
+        first = SolveResult("unknown", "continuous", limit=limit, cpu_seconds=cpu, deepest=20)
+        return tail.after_unknown(deal, first, variant="continuous", node_limit=nodes, time_limit=total,
+                                  table_mb=64), calls
+
+    for verdict in ("lost", "won"):
+        r, calls = run(probe_decides=verdict, probe_spends=3.0)
+        assert r.verdict == verdict and [c[0] for c in calls] == ["sat"] and r.cpu_seconds == 21.0
+    r, calls = run(limit="nodes", total=60, cpu=0.5)
+    assert [c[0] for c in calls] == ["tail"]
+    r, calls = run(total=4, cpu=1.2)                    # 30% of 4 s < sat.MIN_QUESTION
+    assert [c[0] for c in calls] == ["tail"]
+    r, calls = run(nodes=1000)
+    assert calls[0] == ("sat", pytest.approx(tail.PROBE_SHARE * 60), 1000)
+    r, calls = run(probe_spends=42.5)
+    assert (r.verdict, r.limit) == ("unknown", "time") and [c[0] for c in calls] == ["sat"]
+
+
+def test_the_real_probe_decides_short_deals_before_any_tail(monkeypatch):
+    """The real probe, on deals as the main search would leave them on time with a short
+    line: Continuous 324 (longest line 14), told 13: a line of 14, none of 15, so lost
+    (the hub lemma, which also proves it, left out); seed 1 told 10: won from the
+    solver's 11 moves, replayed by the checker.  No tail search; within the probe's share."""
+    from solver.pyramid import tail
+
+    monkeypatch.setattr(tail, "settle", lambda *a, **kw: pytest.fail("the tail ran"))
+    monkeypatch.setattr(tail, "proves_lost", lambda deal, variant: None)
+    for seed, deepest, verdict in ((324, 13, "lost"), (1, 10, "won")):
+        first = SolveResult("unknown", "continuous", limit="time", cpu_seconds=3.0, deepest=deepest, seed=seed)
+        r = tail.after_unknown(deal_from_seed(seed), first, variant="continuous", node_limit=10 ** 9,
+                               time_limit=30, table_mb=64)
+        assert (r.verdict, r.limit) == (verdict, None), seed
+        assert 3.0 < r.cpu_seconds < 3.0 + tail.PROBE_SHARE * 30 + 0.5
+    assert "no line places 15 tiles" in tail.after_unknown(
+        deal_from_seed(324), SolveResult("unknown", "continuous", limit="time", cpu_seconds=3.0, deepest=13),
+        variant="continuous", node_limit=10 ** 9, time_limit=30, table_mb=64).sat
+    assert check_solution(deal_from_seed(1), r.line, variant="continuous").valid

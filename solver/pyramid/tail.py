@@ -60,7 +60,26 @@ decided none of the five deals left (docs/pyramid.md, "The early game by SAT"),
 and the tail search needs its time: Wild Dragons 388074, lost in 43 s of CPU in
 the million's retry, is undecided in 60 s at today's load with or without 6 s
 kept back.  Under a larger limit the stage's 10% is the cheapest place to look
-for a longer line or a proof."""
+for a longer line or a proof.  (At every limit the probe, :data:`PROBE_SHARE`,
+asks the solver first.)"""
+PROBE_SHARE = 0.3
+"""Of a deal's time limit, the most the SAT probe may use: the SAT stage
+(:func:`after_tail`) asked right after the main search, before the tail search,
+on a deal the main search left unknown on its time share with a short line
+(:data:`SAT_DEEPEST`).  Where it decides, it decides early: one move past the
+main search's longest line, CaDiCaL proves lost deals of the million's retry
+lost in 1-15 s (Continuous 442421, 710514; Wild Dragons 465761, 497452) and
+finds lines that the search wins from (Wild
+Dragons 374738 in 4 s, 721034 in 12-15 s: a line of 28, a dead end, then one
+of 29).  Where it does not, a question stops at :data:`PROBE_CONFLICTS` (about
+11-15 s) and the tail search has the rest (docs/pyramid.md, "Sixty seconds: the
+SAT probe before the tail search")."""
+PROBE_CONFLICTS = 50_000
+"""Conflicts a question of the probe may use (at most the node limit): the
+questions that decide the retry's deals took 1k-46k (Continuous 710514: no line
+of 22, 45,922; the tail search did not decide it in 42 s at load 4); a question
+the solver cannot answer soon (Wild Dragons 388074 at 22 moves: undecided after
+85k) stops there, and so does the probe, leaving the tail search 27-31 s."""
 SAT_DEEPEST = 30
 """The SAT stage runs only where no line known places more tiles: past that its
 clauses grow and every deal left unknown so far dies by 27 tiles."""
@@ -69,6 +88,17 @@ clauses grow and every deal left unknown so far dies by 27 tiles."""
 def main_time_limit(time_limit: Optional[float]) -> Optional[float]:
     """The main search's share of ``time_limit`` (None: no limit)."""
     return time_limit * MAIN_SHARE if time_limit else time_limit
+
+
+def probes(first: SolveResult, time_limit: Optional[float]) -> bool:
+    """Does the SAT probe run after the main search's answer ``first``?  Under a
+    time limit only, when the main search stopped on it (a node limit is a
+    caller's quick answer: a batch's first pass never probes) with a line of at
+    most :data:`SAT_DEEPEST` tiles, and when the probe's share is worth a question."""
+    from solver.pyramid.sat import MIN_QUESTION
+
+    return (bool(time_limit) and first.limit == "time" and first.deepest <= SAT_DEEPEST
+            and PROBE_SHARE * time_limit >= MIN_QUESTION)
 
 
 def goes_to_tail(verdict: str, nodes: int, limit: Optional[str]) -> bool:
@@ -89,11 +119,13 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
                   time_limit: Optional[float], table_mb: float) -> SolveResult:
     """The answer once the main search (``first``, given
     :func:`main_time_limit`) ended so that :func:`goes_to_tail` (the callers
-    check): lost when the hub lemma (:mod:`solver.pyramid.hub`) proves it, else the
-    tail search's, with its own node budget ``node_limit`` and the
-    CPU seconds of ``time_limit`` that the main search left, so a deal takes
-    at most ``time_limit`` CPU seconds in all; ``nodes``, ``seconds`` and
-    ``cpu_seconds`` count both searches.  Where the tail does not win, the
+    check): lost when the hub lemma (:mod:`solver.pyramid.hub`) proves it, else
+    the SAT probe's when it decides (:func:`probes`: at most :data:`PROBE_SHARE`
+    of the time limit, :data:`PROBE_CONFLICTS` a question), else the tail
+    search's, with its own node budget ``node_limit`` and the CPU seconds of
+    ``time_limit`` that the main search and the probe left, so a deal takes at
+    most ``time_limit`` CPU seconds in all; ``nodes``, ``seconds`` and
+    ``cpu_seconds`` count all of them.  Where the tail does not win, the
     longer of the two lines is kept (``longest_exact`` is the tail's)."""
     why = proves_lost(deal, variant=variant)
     if why is not None:                   # the hub lemma (solver.pyramid.hub): lost, no search needed
@@ -105,6 +137,12 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
         if left <= 0:                     # the main search used it all (it checks every 1,024 nodes)
             first.limit = "time"
             return first
+        if probes(first, total):          # the SAT probe first (PROBE_SHARE), the tail the rest
+            first = after_tail(deal, first, variant=variant, time_limit=min(PROBE_SHARE * total, left),
+                               conflict_limit=min(PROBE_CONFLICTS, node_limit or PROBE_CONFLICTS))
+            left = time_limit - first.cpu_seconds
+            if first.verdict != "unknown" or left <= 0:   # decided, or no time left (a question's
+                return first                              # clauses are written uninterrupted)
         keep = SAT_SHARE * total if short and total >= SAT_FROM else 0.0
         time_limit = max(left - keep, left / 2)
     r = settle(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
@@ -141,6 +179,7 @@ def after_tail(deal: Deal, r: SolveResult, *, variant: str, time_limit: Optional
         won.nodes += r.nodes
         won.seconds += r.seconds + time.perf_counter() - t0
         won.cpu_seconds = r.cpu_seconds + spent
+        won.table_bytes = max(won.table_bytes, r.table_bytes)     # the searches' largest table
         won.sat = f"the exact search won after the solver's first {len(last.line)} moves"
         return won
     r.seconds += time.perf_counter() - t0
