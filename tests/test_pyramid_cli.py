@@ -38,7 +38,8 @@ def test_solve_seed_text():
 
 
 JSON_KEYS = ["game", "variant", "seed", "verdict", "limit", "nodes", "seconds", "line",
-             "placed", "deepest", "longest_exact", "slots", "table_entries", "table_bytes", "search_seconds", "why"]
+             "placed", "deepest", "longest_exact", "slots", "table_entries", "table_bytes", "search_seconds", "why",
+             "proof_checked"]
 
 
 def test_solve_seed_json_keys():
