@@ -7,8 +7,8 @@ top-level assignment (the closure of unit propagation over them, which only
 grows), lemmas RUP or else RAT on their first literal, deletions honoured
 except of a clause not held or of a reason (one true literal, the others false
 at top level).  Here unit propagation uses two watched literals per clause
-(a unit clause is never watched: its literal is set at top level for as long
-as it is held), clauses live in one arena of literals with a hash of the
+with a blocker literal each (a unit clause is never watched: its literal is
+set at top level for as long as it is held), clauses live in one arena of literals with a hash of the
 literal set for the deletions, and the binary DRAT is parsed in a stream
 (:meth:`Checker.feed` takes any split of the bytes).
 
@@ -71,6 +71,7 @@ cdef class Checker:
     cdef public bint conflict   # unit propagation on the clauses held fails
     cdef public bint checked
     cdef public int64_t failed_step, steps, lemmas, rat, deletions, ignored
+    cdef public object first_rat        # (step, DIMACS literals) of the first RAT lemma, or None
 
     def __cinit__(self):
         self.nvars = 0
@@ -89,6 +90,7 @@ cdef class Checker:
         self.conflict = self.checked = False
         self.failed_step = -1
         self.steps = self.lemmas = self.rat = self.deletions = self.ignored = 0
+        self.first_rat = None
         self.nbuckets = 1 << 16
         self.buckets = <int32_t*> grow(NULL, self.nbuckets, sizeof(int32_t))
         memset(self.buckets, 0xFF, self.nbuckets * sizeof(int32_t))
@@ -125,12 +127,15 @@ cdef class Checker:
         self.nvars = <int32_t>n
         return 0
 
-    cdef int _watch(self, int32_t x, int32_t c) except -1:
-        if self.wl_n[x] == self.wl_cap[x]:
-            self.wl_cap[x] = 4 if self.wl_cap[x] == 0 else 2 * self.wl_cap[x]
+    cdef int _watch(self, int32_t x, int32_t c, int32_t blocker) except -1:
+        """Clause ``c`` watches ``x``; ``blocker``: one of its other literals
+        (when true, the clause is satisfied and need not be read)."""
+        if self.wl_n[x] + 2 > self.wl_cap[x]:
+            self.wl_cap[x] = 8 if self.wl_cap[x] == 0 else 2 * self.wl_cap[x]
             self.wl[x] = <int32_t*> grow(self.wl[x], self.wl_cap[x], sizeof(int32_t))
         self.wl[x][self.wl_n[x]] = c
-        self.wl_n[x] += 1
+        self.wl[x][self.wl_n[x] + 1] = blocker
+        self.wl_n[x] += 2
         return 0
 
     cdef inline void _assign(self, int32_t x) noexcept:
@@ -154,7 +159,13 @@ cdef class Checker:
             i = 0
             while i < n:
                 c = ws[i]
-                i += 1
+                if self.val[ws[i + 1]] == 1:      # the blocker is true: satisfied
+                    ws[j] = c
+                    ws[j + 1] = ws[i + 1]
+                    j += 2
+                    i += 2
+                    continue
+                i += 2
                 if self.copies[c] == 0:
                     continue                      # dropped: forget the watch
                 lits = self.arena + self.start[c]
@@ -163,7 +174,8 @@ cdef class Checker:
                     lits[1] = f
                 if self.val[lits[0]] == 1:
                     ws[j] = c
-                    j += 1
+                    ws[j + 1] = lits[0]
+                    j += 2
                     continue
                 sz = self.size[c]
                 for k in range(2, sz):
@@ -171,11 +183,12 @@ cdef class Checker:
                         t = lits[k]
                         lits[k] = f
                         lits[1] = t
-                        self._watch(t, c)
+                        self._watch(t, c, lits[0])
                         break
                 else:
                     ws[j] = c
-                    j += 1
+                    ws[j + 1] = lits[0]
+                    j += 2
                     if self.val[lits[0]] == -1:
                         while i < n:
                             ws[j] = ws[i]
@@ -372,8 +385,8 @@ cdef class Checker:
             self.conflict = True
             return 0
         if n >= 2:
-            self._watch(lits[0], c)
-            self._watch(lits[1], c)
+            self._watch(lits[0], c, lits[1])
+            self._watch(lits[1], c, lits[0])
         if nf == 1 and self.val[lits[0]] == 0:
             self._assign(lits[0])
             if self._propagate():
@@ -425,6 +438,8 @@ cdef class Checker:
             pass
         elif n > 0 and self._rat(self.buf, n):
             self.rat += 1
+            if self.first_rat is None:
+                self.first_rat = (self.steps, [(x >> 1) * (-1 if x & 1 else 1) for x in self.buf[:n]])
         else:
             self.failed_step = self.steps
             self.steps += 1

@@ -55,15 +55,16 @@ class ProofCheck:
     reason: str = ""
     lemmas: int = 0          # lemmas checked (RUP or RAT)
     rat: int = 0             # of which RAT, not RUP
+    first_rat: Optional[Tuple[int, List[int]]] = None   # the first RAT lemma: (step, literals)
     deletions: int = 0       # deletions honoured
     ignored: int = 0         # deletions ignored (a clause not held, a reason, after a conflict)
     failed_step: int = -1    # the step that is neither RUP nor RAT (-1: none)
     cpu_seconds: float = 0.0
     memory_bytes: int = 0    # the compiled checker's arrays at the end
 
-    def counts(self) -> Tuple[bool, int, int, int, int, int]:
+    def counts(self) -> tuple:
         """The figures two checkers of the same proof must agree on."""
-        return self.checked, self.failed_step, self.lemmas, self.rat, self.deletions, self.ignored
+        return self.checked, self.failed_step, self.lemmas, self.rat, self.first_rat, self.deletions, self.ignored
 
 
 def normal(lits: Iterable[int]) -> Optional[Tuple[int, ...]]:
@@ -179,6 +180,7 @@ def _reference(formula, steps) -> ProofCheck:
             pass
         elif lits and db.rat(lits):
             out.rat += 1
+            out.first_rat = out.first_rat or (n - 1, list(lits))
         else:
             out.reason, out.failed_step = f"step {n - 1}: a lemma neither RUP nor RAT", n - 1
             break
@@ -211,7 +213,7 @@ def _compiled(formula, steps) -> ProofCheck:
         if ch.checked or ch.failed_step >= 0:
             break
     checked, failed, lemmas, rat, deletions, ignored, inside = ch.state()
-    out = ProofCheck(checked, "", lemmas, rat, deletions, ignored, failed, memory_bytes=ch.memory())
+    out = ProofCheck(checked, "", lemmas, rat, ch.first_rat, deletions, ignored, failed, memory_bytes=ch.memory())
     if failed >= 0:
         out.reason = f"step {failed}: a lemma neither RUP nor RAT"
     elif inside and not checked:

@@ -97,6 +97,7 @@ def test_rat_lemmas_a_definition_on_a_new_variable():
     cnf = [[1, 2], [-1, 3]]
     r = _both(cnf, [("a", [-5, 1]), ("a", [-5, 2]), ("a", [5, -1, -2]), ("a", [])])
     assert r.rat == 3 and r.lemmas == 3 and r.failed_step == 3 and not r.checked
+    assert r.first_rat == (0, [-5, 1])
     r = _both(cnf, [("a", [1, -5])])
     assert r.failed_step == 0 and r.rat == 0
 
