@@ -46,6 +46,7 @@ def _checked(r, how: str) -> None:
         print("  checker", "compiled" if compiled else "reference", "checked" if c.checked else f"NOT checked: {c.reason}",
               f"lemmas {c.lemmas:,} (rat {c.rat}) deletions {c.deletions:,} ignored {c.ignored:,}",
               f"first rat {c.first_rat}" if c.rat else "", f"cpu {c.cpu_seconds:.1f}", f"arrays {c.memory_bytes / 2**20:.0f} MiB" if compiled else "",
+              "the empty clause: " + ("the cover's" if r.proof.covered else "in CaDiCaL's proof"),
               f"peak rss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB", f"load {_load()}",
               flush=True)
     r.proof.close()

@@ -139,6 +139,7 @@ def test_a_lost_deal_checked_through_the_stage_both_checkers():
     assert r.status == "unsat" and len(r.proof.marks) >= 7
     fast, slow = r.proof.check(compiled=True), r.proof.check(compiled=False)
     assert fast.checked and fast.counts() == slow.counts() and fast.rat == 0
+    assert not r.proof.covered          # CaDiCaL's own empty clause, after the fifth cube
     r.proof.close()
 
 

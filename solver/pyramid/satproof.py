@@ -50,6 +50,7 @@ class ProofTrace:
         self.marks: List[Tuple[List[int], int]] = []
         self.fd: Optional[int] = None
         self.size = 0
+        self.covered = False          # the last check needed step 3 (CaDiCaL's proof had no empty clause)
         self._solver = solver.solver          # PySAT's Cadical195: prfile, prfp
 
     def _flushed(self) -> int:
@@ -95,12 +96,15 @@ class ProofTrace:
             at = end
             yield ("a", [-l for l in cube])
         yield from self._bytes(at, self.size, chunk)
+        self.covered = True
         for prefix in cover_lemmas([cube for cube, _ in self.marks]):
             yield ("a", prefix)
         yield ("a", [])
 
     def check(self, *, compiled: bool = True) -> ProofCheck:
-        """Check the proof (the reference reads each stretch whole: small proofs only)."""
+        """Check the proof (the reference reads each stretch whole: small proofs only);
+        :attr:`covered` then says whether the cover was reached."""
+        self.covered = False
         return check(self.formula, self.steps(chunk=CHUNK if compiled else 1 << 62), compiled=compiled)
 
 
