@@ -166,7 +166,15 @@ def check(formula: Iterable[Sequence[int]], steps: Iterable, *, compiled: bool =
 
 
 def _reference(formula, steps) -> ProofCheck:
-    db, out = Reference(formula), ProofCheck()
+    out = ProofCheck()
+    try:
+        _replay(Reference(formula), steps, out)
+    except ValueError as e:            # a malformed binary proof
+        out.reason = str(e)
+    return out
+
+
+def _replay(db: Reference, steps, out: ProofCheck) -> None:
     n = 0
     for kind, lits in _expanded(steps):
         n += 1
@@ -189,7 +197,6 @@ def _reference(formula, steps) -> ProofCheck:
             out.checked = True
             break
         db.add(lits)
-    return out
 
 
 def _expanded(steps) -> Iterator[Step]:
@@ -205,16 +212,23 @@ def _compiled(formula, steps) -> ProofCheck:
 
     ch = Checker()
     ch.formula(formula)
-    for item in steps:
-        if isinstance(item, (bytes, bytearray, memoryview)):
-            ch.feed(bytes(item))
-        else:
-            ch.step(*item)
-        if ch.checked or ch.failed_step >= 0:
-            break
+    malformed = ""
+    try:
+        for item in steps:
+            if isinstance(item, (bytes, bytearray, memoryview)):
+                ch.feed(bytes(item))
+            else:
+                ch.step(*item)
+            if ch.checked or ch.failed_step >= 0:
+                break
+    except ValueError as e:            # a malformed binary proof
+        malformed = str(e)
     checked, failed, lemmas, rat, deletions, ignored, inside = ch.state()
-    out = ProofCheck(checked, "", lemmas, rat, ch.first_rat, deletions, ignored, failed, memory_bytes=ch.memory())
-    if failed >= 0:
+    out = ProofCheck(checked, malformed, lemmas, rat, ch.first_rat, deletions, ignored, failed,
+                     memory_bytes=ch.memory())
+    if malformed:
+        pass
+    elif failed >= 0:
         out.reason = f"step {failed}: a lemma neither RUP nor RAT"
     elif inside and not checked:
         out.reason = "the proof ends inside a step"

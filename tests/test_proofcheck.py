@@ -124,7 +124,9 @@ def test_binary_drat_round_trips_and_the_twin_takes_any_split():
     whole = check(cnf, [proof], compiled=True)
     pieces = [proof[i:i + 1] for i in range(len(proof))]
     assert check(cnf, pieces, compiled=True).counts() == whole.counts() and whole.checked
-    assert check([[1]], [binary([("a", [1, 2])])[:-1]], compiled=True).reason == "the proof ends inside a step"
+    for compiled in (True, False):
+        assert check([[1]], [binary([("a", [1, 2])])[:-1]], compiled=compiled).reason == "the proof ends inside a step"
+        assert not check([[1], [-1]], [b"x\x00"], compiled=compiled).checked
 
 
 # --- the SAT stage's proofs -------------------------------------------------------------
