@@ -179,6 +179,24 @@ def test_the_cubes_must_cover_the_question():
         assert not trace.check(compiled=compiled).checked
 
 
+def test_the_cover_lemmas_join_split_cubes():
+    """All eight clauses on x1..x3 (unsat, but no unit propagates): each of the four cubes
+    on x1, x2 is refuted by propagation, and the empty clause follows from their negations
+    only through the cover's -x1 and x1 (CaDiCaL's own proofs above reach the empty clause
+    before the cover is needed)."""
+    from itertools import product
+
+    from solver.pyramid.satproof import cover_lemmas
+
+    cnf = [[a * 1, b * 2, c * 3] for a, b, c in product((1, -1), repeat=3)]
+    cubes = [[1, 2], [1, -2], [-1, 2], [-1, -2]]
+    negations = [("a", [-l for l in cube]) for cube in cubes]
+    assert cover_lemmas(cubes) == [[1], [-1]]
+    with_cover = negations + [("a", c) for c in cover_lemmas(cubes)] + [("a", [])]
+    assert _both(cnf, with_cover).checked
+    assert _both(cnf, negations + [("a", [])]).failed_step == 4
+
+
 def test_a_satisfiable_question_is_never_checked():
     from solver.pyramid.deal import deal_from_seed
     from solver.pyramid.satproof import check_lost
