@@ -29,6 +29,7 @@ from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.geometry import START
 from solver.pyramid.rules import Move
 from solver.pyramid.sat import reach, reach_cubes
+from solver.pyramid.satproof import ProofTrace
 from solver.pyramid.tiles import TILES
 
 
@@ -99,7 +100,7 @@ def main(argv) -> None:
             log = lambda cube, answer, conflicts: print(  # noqa: E731
                 "  cube", cube, answer, conflicts, f"cpu {time.process_time() - c0:.1f}", flush=True)
             r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log,
-                            proof=check is not None)
+                            proof=ProofTrace.of_encoding if check is not None else None)
             print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                   f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)), f"load {_load()}", flush=True)
             if r.proof is not None:

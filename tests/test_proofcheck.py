@@ -136,8 +136,9 @@ def test_a_lost_deal_checked_through_the_stage_both_checkers():
     where each was refuted, and the cover check out, the same step by step in both."""
     from solver.pyramid.deal import deal_from_seed
     from solver.pyramid.sat import reach_cubes
+    from solver.pyramid.satproof import ProofTrace
 
-    r = reach_cubes(deal_from_seed(324), 15, variant="continuous", proof=True)
+    r = reach_cubes(deal_from_seed(324), 15, variant="continuous", proof=ProofTrace.of_encoding)
     assert r.status == "unsat" and len(r.proof.marks) >= 7
     fast, slow = r.proof.check(compiled=True), r.proof.check(compiled=False)
     assert fast.checked and fast.counts() == slow.counts() and fast.rat == 0

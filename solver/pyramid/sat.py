@@ -122,7 +122,7 @@ class Reach:
     variables: int = 0
     clauses: int = 0
     conflicts: int = 0
-    proof: Optional[object] = None      # unsat, asked with proof=True: a satproof.ProofTrace
+    proof: Optional[object] = None      # unsat, asked with a proof maker: a satproof.ProofTrace
 
 
 class Encoding:
@@ -556,7 +556,7 @@ def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
 
 def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: Optional[float] = None,
                 conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
-                solver: str = "cadical195", log=None, proof: bool = False) -> Reach:
+                solver: str = "cadical195", log=None, proof=None) -> Reach:
     """:func:`reach` by cube and conquer on one incremental solver (its learned
     clauses serve every cube): a cube per kind of the first tile (the first tile
     of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
@@ -567,8 +567,10 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     when every cube is: the cubes of a split cover both of its cases.
     ``time_limit``, ``conflict_limit``: as :func:`reach`'s, for all the cubes.
     ``log``: called with (cube, answer, conflicts) for the figures.
-    ``proof``: keep CaDiCaL's proof of an ``unsat`` answer in ``proof``
-    (:mod:`solver.pyramid.satproof`, which checks it).
+    ``proof``: None, or a maker of a proof trace called with the solver and the
+    encoding (``satproof.ProofTrace.of_encoding``): CaDiCaL then writes its proof,
+    and an ``unsat`` answer keeps the trace in ``proof`` (:mod:`solver.pyramid.satproof`
+    checks it).
     """
     from pysat.solvers import Solver
 
@@ -583,8 +585,8 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
         if kind not in seen:
             seen.add(kind)
             queue.append(([enc.x[enc.by_kind[kind][0], START]], cube_conflicts))
-    with Solver(name=solver, bootstrap_with=enc.clauses, with_proof=proof) as s:
-        trace = _trace(s, enc) if proof else None
+    with Solver(name=solver, bootstrap_with=enc.clauses, with_proof=proof is not None) as s:
+        trace = proof and proof(s, enc)
         while queue:
             cube, budget = queue.pop(0)
             before = _conflicts(s)
@@ -612,12 +614,6 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
             out.proof = trace and trace.keep()
     out.cpu_seconds = time.thread_time() - start
     return out
-
-
-def _trace(s, enc):
-    from solver.pyramid.satproof import ProofTrace, first_tile_hints
-
-    return ProofTrace(s, enc.clauses, first_tile_hints(enc))
 
 
 def settle(deal: Deal, *, variant: str, deepest: int, time_limit: Optional[float],

@@ -1,6 +1,6 @@
 """The SAT stage's ``unsat`` answers, checked (docs/pyramid.md, "The unsat answers, checked").
 
-:func:`solver.pyramid.sat.reach_cubes` with ``proof=True`` has CaDiCaL write
+:func:`solver.pyramid.sat.reach_cubes` with ``proof=ProofTrace.of_encoding`` has CaDiCaL write
 its binary DRAT proof (every clause learned and dropped, for all the cubes on
 the one incremental solver) and keeps a :class:`ProofTrace`: the proof, the
 clauses of the question, and for each cube answered UNSAT the byte of the
@@ -52,6 +52,12 @@ class ProofTrace:
         self.size = 0
         self.covered = False          # the last check needed step 3 (CaDiCaL's proof had no empty clause)
         self._solver = solver.solver          # PySAT's Cadical195: prfile, prfp
+
+    @classmethod
+    def of_encoding(cls, solver, enc) -> "ProofTrace":
+        """The trace of :func:`~solver.pyramid.sat.reach_cubes`' solver (its
+        ``proof`` maker): the encoding's clauses and its first tiles' hints."""
+        return cls(solver, enc.clauses, first_tile_hints(enc))
 
     def _flushed(self) -> int:
         from pysat.solvers import pysolvers
@@ -130,7 +136,7 @@ def check_lost(deal: Deal, k: int, *, variant: str, compiled: bool = True):
     its proof holds (a ``sat`` or ``unknown`` answer is "not checked")."""
     from solver.pyramid.sat import reach_cubes
 
-    r = reach_cubes(deal, k, variant=variant, proof=True)
+    r = reach_cubes(deal, k, variant=variant, proof=ProofTrace.of_encoding)
     if r.status != "unsat":
         return r, ProofCheck(reason=f"CaDiCaL answered {r.status}")
     try:
