@@ -3,7 +3,7 @@
     python bench/pyramid_sat.py reach VARIANT SECONDS K[,K...] SEED...   # the solver alone
     python bench/pyramid_sat.py cubes VARIANT SECONDS K SEED...          # one question per first tile
     python bench/pyramid_sat.py deal VARIANT SEED...                     # the analysis, retry limits
-    python bench/pyramid_sat.py cc VARIANT SECONDS K SEED...             # cube and conquer
+    python bench/pyramid_sat.py cc VARIANT SECONDS K SEED... [--check]   # cube and conquer
     python bench/pyramid_sat.py finish VARIANT SECONDS K[,K...] SEED...  # a sat line, then the search
     python bench/pyramid_sat.py probe VARIANT SECONDS PLUS[,PLUS...] SEED... # main search, then SAT at deepest + PLUS
     python bench/pyramid_sat.py schedule SHARE VARIANT SEED...            # ``deal`` with tail.PROBE_SHARE = SHARE
@@ -11,7 +11,10 @@
 
 ``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
 CPU each.  ``cubes``: the same question split by the kind of the first tile.
-``cc``: :func:`reach_cubes`, one incremental solver, each cube printed.
+``cc``: :func:`reach_cubes`, one incremental solver, each cube printed; with
+``--check`` an ``unsat`` answer's DRAT proof is kept and checked by the compiled
+checker (:mod:`solver.pyramid.satproof`; ``--check=both``: the reference too),
+with the proof's size, the checker's CPU seconds and the peak memory.
 ``finish``: for each K, a ``sat`` line handed to the exact search as its first
 moves (1M nodes), a win replayed by the reference checker, as the stage does.
 ``probe``: the main search with the retry's limits and its share of 60 s, then
@@ -36,6 +39,7 @@ from solver.pyramid.deal import deal_from_seed
 from solver.pyramid.geometry import START
 from solver.pyramid.rules import Move
 from solver.pyramid.sat import reach, reach_cubes
+from solver.pyramid.satproof import ProofTrace
 from solver.pyramid.tiles import TILES
 
 
@@ -43,7 +47,25 @@ def _load() -> str:
     return open("/proc/loadavg").read().split()[0]
 
 
+def _checked(r, how: str) -> None:
+    """Check the proof of an ``unsat`` answer; print what the checkers found."""
+    import resource
+
+    print("  proof:", f"{r.proof.size:,} bytes of binary DRAT,", f"{len(r.proof.marks)} cubes refuted", flush=True)
+    for compiled in (True, False) if how == "both" else (True,):
+        c = r.proof.check(compiled=compiled)
+        print("  checker", "compiled" if compiled else "reference", "checked" if c.checked else f"NOT checked: {c.reason}",
+              f"lemmas {c.lemmas:,} (rat {c.rat}) deletions {c.deletions:,} ignored {c.ignored:,}",
+              f"first rat {c.first_rat}" if c.rat else "", f"cpu {c.cpu_seconds:.1f}", f"arrays {c.memory_bytes / 2**20:.0f} MiB" if compiled else "",
+              "the empty clause: " + ("the cover's" if r.proof.covered else "in CaDiCaL's proof"),
+              f"peak rss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB", f"load {_load()}",
+              flush=True)
+    r.proof.close()
+
+
 def main(argv) -> None:
+    check = next((a.partition("=")[2] or "compiled" for a in argv if a.startswith("--check")), None)
+    argv = [a for a in argv if not a.startswith("--check")]
     mode, variant = argv[0], argv[1]
     if mode in ("schedule", "cli"):
         from solver.pyramid import tail
@@ -99,9 +121,12 @@ def main(argv) -> None:
             c0 = time.process_time()
             log = lambda cube, answer, conflicts: print(  # noqa: E731
                 "  cube", cube, answer, conflicts, f"cpu {time.process_time() - c0:.1f}", flush=True)
-            r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log)
+            r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log,
+                            proof=ProofTrace.of_encoding if check is not None else None)
             print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                   f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)), f"load {_load()}", flush=True)
+            if r.proof is not None:
+                _checked(r, check)
         return
     for seed in map(int, argv[4:]):
         deal, seen = deal_from_seed(seed), set()

@@ -103,7 +103,26 @@ def describe(result: Result, deal: Deal, variant: str, *, proof: Optional[str] =
     return "\n".join(lines)
 
 
-def solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json) -> None:
+def check_proof_option(func):
+    return click.option("--check-proof", is_flag=True, default=False,
+                        help="A deal lost by the SAT stage: ask again with CaDiCaL's DRAT proof kept and "
+                             "check it with the project's own checker (docs/pyramid.md, "
+                             "\"The unsat answers, checked\").")(func)
+
+
+def sat_proof_checked(deal: Deal, variant: str, search, wanted: bool):
+    """``proof_checked``: None unless ``wanted`` and the deal was lost by the SAT
+    stage; then whether CaDiCaL's proof of "no line places ``sat_k`` tiles" was
+    checked (with the check, or None)."""
+    if not wanted or search.sat_k is None:
+        return None, None
+    from solver.pyramid.satproof import check_lost
+    _, report = check_lost(deal, search.sat_k, variant=variant)
+    return report.checked, report
+
+
+def solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json,
+                     check_proof: bool = False) -> None:
     deal = load_deal(seed, deal_text, deal_file)
     variant = variant or "continuous"
     result, search = thoughtful_answer(deal, variant=variant, limits=Limits(node_limit, time_limit, table_mb))
@@ -112,23 +131,29 @@ def solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit
         from solver.pyramid.why import why_lost
         why = (f"The SAT stage (docs/pyramid.md): {search.sat}." if search.sat
                else why_lost(deal, variant=variant, nodes=result.nodes, hub=search.hub))
+    checked, report = sat_proof_checked(deal, variant, search, check_proof)
     if as_json:
-        emit_json({**context(deal, variant), **result.to_dict(), "why": why})
+        emit_json({**context(deal, variant), **result.to_dict(), "why": why, "proof_checked": checked})
     else:
         proof = ("the hub lemma, docs/pyramid.md" if search.hub else
                  "the SAT stage, docs/pyramid.md" if search.sat and result.verdict == "lost" else None)
         click.echo(describe(result, deal, variant, proof=proof))
         if why:
             click.echo(f"why: {why}")
+        if report is not None:
+            click.echo(f"proof: CaDiCaL's DRAT proof checked ({report.lemmas:,} lemmas, "
+                       f"{report.deletions:,} deletions, {report.cpu_seconds:.1f} s)" if checked
+                       else f"proof: NOT checked ({report.reason})")
 
 
 @click.group(invoke_without_command=True)
 @deal_options
 @variant_option(None)
 @limit_options
+@check_proof_option
 @JSON_OPTION
 @click.pass_context
-def pyramid(ctx, seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json):
+def pyramid(ctx, seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, check_proof, as_json):
     """Continuous Pyramid: is a deal winnable, and how?
 
     \b
@@ -143,25 +168,27 @@ def pyramid(ctx, seed, deal_text, deal_file, variant, node_limit, time_limit, ta
     a subcommand takes its own after its name.
     """
     refuse_group_options(ctx, seed=seed, deal=deal_text, deal_file=deal_file, variant=variant,
-                         node_limit=node_limit, time_limit=time_limit, table_mb=table_mb, json=as_json)
+                         node_limit=node_limit, time_limit=time_limit, table_mb=table_mb,
+                         check_proof=check_proof, json=as_json)
     if ctx.invoked_subcommand is not None:
         return
     if seed is None and deal_text is None and deal_file is None:
-        if any(v not in (None, False) for v in (variant, node_limit, time_limit, table_mb, as_json)):
+        if any(v not in (None, False) for v in (variant, node_limit, time_limit, table_mb, check_proof, as_json)):
             raise InputError("no deal given: use --seed N, --deal TOKENS or --deal-file PATH")
         click.echo(ctx.get_help())
         return
-    solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json)
+    solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json, check_proof)
 
 
 @pyramid.command("solve")
 @deal_options
 @variant_option("continuous")
 @limit_options
+@check_proof_option
 @JSON_OPTION
-def solve_command(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json):
+def solve_command(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, check_proof, as_json):
     """Decide a deal (the same as `solve pyramid --seed N`): won with the solution, lost, or unknown."""
-    solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json)
+    solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit, table_mb, as_json, check_proof)
 
 
 @pyramid.command()

@@ -38,7 +38,8 @@ def test_solve_seed_text():
 
 
 JSON_KEYS = ["game", "variant", "seed", "verdict", "limit", "nodes", "seconds", "line",
-             "placed", "deepest", "longest_exact", "slots", "table_entries", "table_bytes", "search_seconds", "why"]
+             "placed", "deepest", "longest_exact", "slots", "table_entries", "table_bytes", "search_seconds", "why",
+             "proof_checked"]
 
 
 def test_solve_seed_json_keys():
@@ -174,7 +175,7 @@ def test_show_json():
     the same keys for a won and a lost deal."""
     won = json.loads(run("pyramid", "show", "--seed", "42", "--moves", "10", "--json").output)
     lost = json.loads(run("pyramid", "show", "--seed", "12", "--json").output)
-    assert list(won) == list(lost) == JSON_KEYS[:-1] + ["picture", "drawn", "last_move", "board", "positions", "reserves",
+    assert list(won) == list(lost) == JSON_KEYS[:-2] + ["picture", "drawn", "last_move", "board", "positions", "reserves",
                                                    "stock_left", "svg", "html"]
     assert won["drawn"] == won["line"][:10] and won["last_move"] == won["line"][9]
     assert sum(t is not None for t in won["board"]) == 10 and len(won["board"]) == len(won["positions"]) == 144

@@ -122,6 +122,7 @@ class Reach:
     variables: int = 0
     clauses: int = 0
     conflicts: int = 0
+    proof: Optional[object] = None      # unsat, asked with a proof maker: a satproof.ProofTrace
 
 
 class Encoding:
@@ -555,7 +556,7 @@ def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
 
 def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: Optional[float] = None,
                 conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
-                solver: str = "cadical195", log=None) -> Reach:
+                solver: str = "cadical195", log=None, proof=None) -> Reach:
     """:func:`reach` by cube and conquer on one incremental solver (its learned
     clauses serve every cube): a cube per kind of the first tile (the first tile
     of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
@@ -566,6 +567,10 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     when every cube is: the cubes of a split cover both of its cases.
     ``time_limit``, ``conflict_limit``: as :func:`reach`'s, for all the cubes.
     ``log``: called with (cube, answer, conflicts) for the figures.
+    ``proof``: None, or a maker of a proof trace called with the solver and the
+    encoding (``satproof.ProofTrace.of_encoding``): CaDiCaL then writes its proof,
+    and an ``unsat`` answer keeps the trace in ``proof`` (:mod:`solver.pyramid.satproof`
+    checks it).
     """
     from pysat.solvers import Solver
 
@@ -580,7 +585,8 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
         if kind not in seen:
             seen.add(kind)
             queue.append(([enc.x[enc.by_kind[kind][0], START]], cube_conflicts))
-    with Solver(name=solver, bootstrap_with=enc.clauses) as s:
+    with Solver(name=solver, bootstrap_with=enc.clauses, with_proof=proof is not None) as s:
+        trace = proof and proof(s, enc)
         while queue:
             cube, budget = queue.pop(0)
             before = _conflicts(s)
@@ -591,6 +597,8 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
                 return out
             if log is not None:
                 log(cube, answer, out.conflicts - before)
+            if trace is not None and answer is False:
+                trace.mark(cube)
             if answer:
                 out.status, out.line = "sat", _replayed(deal, variant, enc, s.get_model())
                 break
@@ -603,6 +611,7 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
                     queue[:0] = [(cube + [nxt], budget), (cube + [-nxt], budget)]
         else:
             out.status = "unsat"
+            out.proof = trace and trace.keep()
     out.cpu_seconds = time.thread_time() - start
     return out
 

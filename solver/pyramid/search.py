@@ -53,6 +53,7 @@ class SolveResult:
     best_source: Optional[str] = None   # not won: "search" (the contract adds "greedy", "lookahead")
     hub: Optional[str] = None      # lost by the hub lemma (solver.pyramid.hub): its reason
     sat: Optional[str] = None      # decided by the SAT stage (solver.pyramid.sat): how
+    sat_k: Optional[int] = None    # lost by the SAT stage: no line places this many tiles
 
     @property
     def moves(self) -> List[Move]:

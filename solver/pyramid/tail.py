@@ -185,7 +185,7 @@ def after_tail(deal: Deal, r: SolveResult, *, variant: str, time_limit: Optional
     r.seconds += time.perf_counter() - t0
     r.cpu_seconds += spent
     if verdict == "lost":
-        r.verdict, r.limit = "lost", None
+        r.verdict, r.limit, r.sat_k = "lost", None, last.k
         r.sat = (f"no line places {last.k} tiles (CaDiCaL: unsatisfiable, {last.conflicts:,} conflicts, "
                  f"{last.variables:,} variables, {last.clauses:,} clauses)")
     elif last is not None and last.k > r.deepest:
