@@ -11,6 +11,8 @@ CPU each.  ``cubes``: the same question split by the kind of the first tile.
 ``cc``: :func:`reach_cubes`, one incremental solver, each cube printed.
 ``finish``: for each K, a ``sat`` line handed to the exact search as its first
 moves (1M nodes), a win replayed by the reference checker, as the stage does.
+Options anywhere among the arguments: ``--solver=NAME`` (a PySAT solver),
+``--NAME=INT`` (a CaDiCaL parameter, e.g. ``--stabilize=0``).
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -33,7 +35,22 @@ def _load() -> str:
     return open("/proc/loadavg").read().split()[0]
 
 
+def _options(argv):
+    """The positional arguments, the solver's name and CaDiCaL's parameters."""
+    rest, solver, options = [], "cadical195", {}
+    for a in argv:
+        if a.startswith("--solver="):
+            solver = a.split("=", 1)[1]
+        elif a.startswith("--"):
+            name, value = a[2:].split("=")
+            options[name] = int(value)
+        else:
+            rest.append(a)
+    return rest, dict(solver=solver, options=options or None)
+
+
 def main(argv) -> None:
+    argv, how = _options(argv)
     mode, variant = argv[0], argv[1]
     if mode == "deal":
         for seed in map(int, argv[2:]):
@@ -48,7 +65,7 @@ def main(argv) -> None:
     if mode == "reach":
         for seed in map(int, argv[4:]):
             for k in map(int, argv[3].split(",")):
-                r = reach(deal_from_seed(seed), k, variant=variant, time_limit=seconds)
+                r = reach(deal_from_seed(seed), k, variant=variant, time_limit=seconds, **how)
                 print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                       f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)),
                       f"load {_load()}", flush=True)
@@ -77,7 +94,7 @@ def main(argv) -> None:
             c0 = time.process_time()
             log = lambda cube, answer, conflicts: print(  # noqa: E731
                 "  cube", cube, answer, conflicts, f"cpu {time.process_time() - c0:.1f}", flush=True)
-            r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log)
+            r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log, **how)
             print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                   f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)), f"load {_load()}", flush=True)
         return

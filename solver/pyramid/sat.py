@@ -375,18 +375,19 @@ class Encoding:
                 continue
             # a full tile: all its neighbours that were empty when it went down are
             # filled (by the tiles it anchors), which the squares' clauses then follow
-            four = self._at_least(anchored, 4)
+            counts = self._counts(anchored, min(len(anchored), 6))
+            four = counts[4]
             for p in self.live:
                 if POSITIONS[p].level == 1 and p != START:
                     self._all_filled(four, j, p, (*SIDES[p], ABOVE[p]))
             if len(anchored) == 4:
                 continue
-            five = self._at_least(anchored, 5)
+            five = counts[5]
             for p in [START] + upper:
                 self._all_filled(five, j, p, (*SIDES[p], ABOVE[p]))
             self.five[j] = five
             if len(anchored) > 5:
-                add([-self._at_least(anchored, 6)])
+                add([-counts[6]])
             add([-five, self.x[j, START]] + [self.x[j, p] for p in upper])
             for p in upper:                 # a fifth only with all four sides empty
                 add([-five, -self.x[j, p], -beside[p]])
@@ -448,6 +449,12 @@ class Encoding:
     def _at_least(self, lits: Sequence[int], n: int) -> int:
         """A literal forced true when ``n`` of ``lits`` are (a sequential counter,
         one direction: enough for an upper bound on the count)."""
+        return self._counts(lits, n)[n]
+
+    def _counts(self, lits: Sequence[int], n: int) -> List[Optional[int]]:
+        """``row[c]`` for ``c`` up to ``n``: a literal forced true when ``c`` of
+        ``lits`` are; one counter serves every ``c`` (the anchor tree reads 4, 5
+        and 6 on the same literals: three counters repeated the first's clauses)."""
         add, var = self.clauses.append, self.pool.id
         key = ("cnt", tuple(lits))
         row = [None] * (n + 1)          # row[c]: at least c of the literals so far
@@ -462,7 +469,7 @@ class Encoding:
                 elif row[c - 1] is not None:
                     add([-row[c - 1], -lit, new[c]])
             row = new
-        return row[n]
+        return row
 
     def _extend(self, card) -> None:
         self.clauses.extend(card.clauses)
@@ -481,7 +488,7 @@ class Encoding:
 def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
           time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
           solver: str = "cadical195", order: bool = True, count: bool = True,
-          tree: bool = True) -> Reach:
+          tree: bool = True, options: Optional[Dict[str, int]] = None) -> Reach:
     """Is there a legal line of ``k`` moves (starting with ``prefix``)?
 
     ``time_limit``: CPU seconds of this thread (what the searches' limit counts),
@@ -490,9 +497,8 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     (the budget that repeats exactly); None: no limit.  A ``sat`` line is
     replayed by the reference rules (an illegal one raises: the encoding would
     be wrong).  ``order``/``count``/``tree``: the redundant clauses (for the tests).
+    ``options``: CaDiCaL's parameters (``configure``), for the figures.
     """
-    from pysat.solvers import Solver
-
     from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
@@ -500,7 +506,7 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     pre = [(TILES[m.tile].kind, m.pos) for m in prefix]
     enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
-    with Solver(name=solver, bootstrap_with=enc.clauses) as s:
+    with _solver(solver, enc.clauses, options) as s:
         if time_limit is None and conflict_limit is None:
             answer = s.solve()
         else:
@@ -512,6 +518,17 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
             out.line = _replayed(deal, variant, enc, s.get_model())
     out.cpu_seconds = time.thread_time() - start
     return out
+
+
+def _solver(name: str, clauses, options: Optional[Dict[str, int]]):
+    """A PySAT solver with the clauses, CaDiCaL's ``options`` set before they go in."""
+    from pysat.solvers import Solver
+
+    s = Solver(name=name)
+    if options:
+        s.solver.configure(dict(options))
+    s.append_formula(clauses)
+    return s
 
 
 def _conflicts(s) -> int:
@@ -555,7 +572,7 @@ def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
 
 def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: Optional[float] = None,
                 conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
-                solver: str = "cadical195", log=None) -> Reach:
+                solver: str = "cadical195", log=None, options: Optional[Dict[str, int]] = None) -> Reach:
     """:func:`reach` by cube and conquer on one incremental solver (its learned
     clauses serve every cube): a cube per kind of the first tile (the first tile
     of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
@@ -567,8 +584,6 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     ``time_limit``, ``conflict_limit``: as :func:`reach`'s, for all the cubes.
     ``log``: called with (cube, answer, conflicts) for the figures.
     """
-    from pysat.solvers import Solver
-
     from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
@@ -580,7 +595,7 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
         if kind not in seen:
             seen.add(kind)
             queue.append(([enc.x[enc.by_kind[kind][0], START]], cube_conflicts))
-    with Solver(name=solver, bootstrap_with=enc.clauses) as s:
+    with _solver(solver, enc.clauses, options) as s:
         while queue:
             cube, budget = queue.pop(0)
             before = _conflicts(s)
