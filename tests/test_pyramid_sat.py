@@ -52,7 +52,7 @@ def test_reach_agrees_with_brute_force_from_random_positions(variant):
     """From positions a few moves before a short lost deal's lines die (a prefix played
     at random), the solver's answer for each K is brute force's, with and without the
     redundant clauses (the counts, the order of independent moves, the anchor tree and
-    the hubs' room)."""
+    the hubs' room), and with all but the hubs' room as a count."""
     rnd = random.Random(14)
     checked = {"sat": 0, "unsat": 0}
     for seed, deepest in _lost_deals(variant, range(1, 110)):
@@ -70,10 +70,10 @@ def test_reach_agrees_with_brute_force_from_random_positions(variant):
             more = _longest(state, 4, {})
             for k in range(m + 1, m + min(more + 1, 4) + 1):
                 expect = "sat" if k - m <= more else "unsat"
-                for extra in (True, False):
+                for extra, room in ((True, True), (True, False), (False, False)):
                     r = reach(deal, k, variant=variant, prefix=state.history, order=extra, count=extra,
-                              tree=extra)
-                    assert r.status == expect, (seed, [str(x) for x in state.history], k, extra)
+                              tree=extra, room=room)
+                    assert r.status == expect, (seed, [str(x) for x in state.history], k, extra, room)
                     if r.status == "sat":
                         assert _kinds(r.line[:m]) == _kinds(state.history)
                 checked[expect] += 1

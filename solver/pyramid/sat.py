@@ -129,13 +129,14 @@ class Encoding:
 
     def __init__(self, kinds: Sequence[int], k: int, *, variant: str = "continuous",
                  prefix: Sequence[Tuple[int, int]] = (), order: bool = True,
-                 count: bool = True, tree: bool = True):
+                 count: bool = True, tree: bool = True, room: bool = True):
         """``kinds``: the deal's kinds in order; ``prefix``: (kind, position)
-        moves fixed as the first steps (they must be legal)."""
+        moves fixed as the first steps (they must be legal); ``room``: the hubs'
+        room as a count (:meth:`_room`, with the tree only)."""
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
-        self.k, self.kinds, self.variant = k, list(kinds), variant
+        self.k, self.kinds, self.variant, self.room = k, list(kinds), variant, room
         self.prefix = list(prefix)
         self.split: List[int] = []
         self.pool = IDPool()
@@ -350,6 +351,7 @@ class Encoding:
                     if before is not None:
                         add([-self.new[p, t], -before, beside[p]])
         self.five: Dict[int, int] = {}
+        self.anchors: Dict[int, int] = {}       # tile: how many tiles it may anchor
         first_of = self._may_be_first
         for i in self.tiles:
             placed = u(i, last)
@@ -371,6 +373,7 @@ class Encoding:
             add([-placed, self.x[i, START]] + choices)
         for j in self.tiles:
             anchored = [self.pool.obj2id[("b", i, j)] for i in self.tiles if ("b", i, j) in self.pool.obj2id]
+            self.anchors[j] = len(anchored)
             if len(anchored) < 4:
                 continue
             # a full tile: all its neighbours that were empty when it went down are
@@ -421,6 +424,45 @@ class Encoding:
                     self._some_true(fives, extra - 1, [])
                 if extra > 0:
                     self.split.extend(l for l in fives if l not in self.split)
+                if self.room and len(group) >= 2:
+                    self._room(u, group, holders, firsts)
+
+    def _room(self, u, group, holders, firsts: List[int]) -> None:
+        """The hubs' room as a count, at every size of the question: the placed
+        tiles of ``D`` (``group``, whose every partner is a tile of ``holders``),
+        less one when the first tile is of ``D``, are at most what the placed
+        holders anchor: 4 each, 5 with ``five`` (fewer where fewer may anchor
+        it).  Sound: each placed tile of ``D`` but the first has an anchor tile,
+        which fits it, so is a placed holder, and a tile anchors at most 4, or 5
+        with its ``five`` literal true (forced by the counter).  :meth:`_hubs`
+        states only the case where ``K`` forces fives; this count lets
+        propagation see a holder unplaced or without its fifth, or tiles of
+        ``D`` placed, at any point of the search (a pigeonhole, which the
+        per-tile counters leave to resolution).  As a weighted ``atmost``: the
+        placed tiles of ``D``, ``cap`` times "holder unplaced" and once "no
+        fifth", at most the holders' full room."""
+        from pysat.card import CardEnc, EncType
+
+        last = self.k - 1
+        lits = [u(i, last) for i in group if u(i, last) is not None]
+        bound = 0
+        for h in holders:
+            placed = u(h, last)
+            if placed is None:
+                continue
+            cap = min(4, self.anchors.get(h, 0))
+            lits += [-placed] * cap
+            bound += cap
+            if h in self.five:
+                lits.append(-self.five[h])
+                bound += 1
+        if len(lits) <= bound:
+            return
+        guard = list(firsts)
+        for clause in CardEnc.atmost(lits, bound, vpool=self.pool, encoding=EncType.totalizer).clauses:
+            self.clauses.append(clause + guard)            # the first tile not of D
+        if guard and len(lits) > bound + 1:
+            self._extend(CardEnc.atmost(lits, bound + 1, vpool=self.pool, encoding=EncType.totalizer))
 
     def _some_true(self, lits: List[int], n: int, unless: List[int]) -> None:
         """At least ``n`` of ``lits`` are true, unless one of ``unless`` is."""
@@ -488,7 +530,7 @@ class Encoding:
 def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
           time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
           solver: str = "cadical195", order: bool = True, count: bool = True,
-          tree: bool = True, options: Optional[Dict[str, int]] = None) -> Reach:
+          tree: bool = True, room: bool = True, options: Optional[Dict[str, int]] = None) -> Reach:
     """Is there a legal line of ``k`` moves (starting with ``prefix``)?
 
     ``time_limit``: CPU seconds of this thread (what the searches' limit counts),
@@ -504,7 +546,7 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     start = time.thread_time()
     kinds = deal_kinds(deal)
     pre = [(TILES[m.tile].kind, m.pos) for m in prefix]
-    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree)
+    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree, room=room)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     with _solver(solver, enc.clauses, options) as s:
         if time_limit is None and conflict_limit is None:
