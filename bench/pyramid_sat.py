@@ -12,7 +12,8 @@ CPU each.  ``cubes``: the same question split by the kind of the first tile.
 ``finish``: for each K, a ``sat`` line handed to the exact search as its first
 moves (1M nodes), a win replayed by the reference checker, as the stage does.
 Options anywhere among the arguments: ``--solver=NAME`` (a PySAT solver),
-``--NAME=INT`` (a CaDiCaL parameter, e.g. ``--stabilize=0``).
+``--NAME=INT`` (a CaDiCaL parameter, e.g. ``--stabilize=0``), ``--crowded`` (``cc``: split
+on the crowded hubs' literals too), ``--room`` (``cc``: the hubs' room as counts).
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -37,20 +38,22 @@ def _load() -> str:
 
 def _options(argv):
     """The positional arguments, the solver's name and CaDiCaL's parameters."""
-    rest, solver, options = [], "cadical195", {}
+    rest, solver, options, extra = [], "cadical195", {}, {}
     for a in argv:
         if a.startswith("--solver="):
             solver = a.split("=", 1)[1]
+        elif a in ("--crowded", "--room"):
+            extra[a[2:]] = True
         elif a.startswith("--"):
             name, value = a[2:].split("=")
             options[name] = int(value)
         else:
             rest.append(a)
-    return rest, dict(solver=solver, options=options or None)
+    return rest, dict(solver=solver, options=options or None), extra
 
 
 def main(argv) -> None:
-    argv, how = _options(argv)
+    argv, how, extra = _options(argv)
     mode, variant = argv[0], argv[1]
     if mode == "deal":
         for seed in map(int, argv[2:]):
@@ -94,7 +97,7 @@ def main(argv) -> None:
             c0 = time.process_time()
             log = lambda cube, answer, conflicts: print(  # noqa: E731
                 "  cube", cube, answer, conflicts, f"cpu {time.process_time() - c0:.1f}", flush=True)
-            r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log, **how)
+            r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log, **how, **extra)
             print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                   f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)), f"load {_load()}", flush=True)
         return

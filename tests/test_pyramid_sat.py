@@ -99,7 +99,8 @@ def test_reach_agrees_with_the_exact_search_from_the_start(variant):
 def test_cubes_agree_with_the_exact_search(variant):
     """Cube and conquer (one conflict a cube, so that cubes are split on the hubs' literals
     where there are some, and asked again) answers as the exact search on lost deals: the longest line's
-    length sat, one more unsat; and a won deal is never unsat."""
+    length sat, one more unsat (on four of them also split on the crowded hubs, with the room
+    count); and a won deal is never unsat."""
     checked = 0
     for seed, deepest in _lost_deals(variant, range(1, 120)):
         if deepest < 2:
@@ -107,6 +108,10 @@ def test_cubes_agree_with_the_exact_search(variant):
         deal = deal_from_seed(seed)
         assert reach_cubes(deal, deepest, variant=variant, cube_conflicts=1).status == "sat", seed
         assert reach_cubes(deal, deepest + 1, variant=variant, cube_conflicts=1).status == "unsat", seed
+        if checked < 4:         # the options that did not pay: split on crowded hubs, the room count
+            for k, expect in ((deepest, "sat"), (deepest + 1, "unsat")):
+                r = reach_cubes(deal, k, variant=variant, cube_conflicts=1, crowded=True, room=True)
+                assert r.status == expect, (seed, k)
         checked += 1
     assert checked >= 5
     for seed in list(_won_seeds(variant, range(1, 9)))[:1]:

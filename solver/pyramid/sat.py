@@ -129,16 +129,18 @@ class Encoding:
 
     def __init__(self, kinds: Sequence[int], k: int, *, variant: str = "continuous",
                  prefix: Sequence[Tuple[int, int]] = (), order: bool = True,
-                 count: bool = True, tree: bool = True, room: bool = True):
+                 count: bool = True, tree: bool = True, room: bool = False):
         """``kinds``: the deal's kinds in order; ``prefix``: (kind, position)
         moves fixed as the first steps (they must be legal); ``room``: the hubs'
-        room as a count (:meth:`_room`, with the tree only)."""
+        room as a count (:meth:`_room`, with the tree only; off: it did not pay,
+        docs/pyramid.md, "Faster proofs")."""
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
         self.k, self.kinds, self.variant, self.room = k, list(kinds), variant, room
         self.prefix = list(prefix)
         self.split: List[int] = []
+        self.crowded: List[int] = []
         self.pool = IDPool()
         self.clauses: List[List[int]] = []
         fit = FIT[variant]
@@ -406,7 +408,9 @@ class Encoding:
         ``H`` hold 5: a clause (or a count) over their ``five`` literals, guarded
         by "the first tile is of ``D``", which propagation uses at once where the
         sum of the loads would need a count.  The ``five`` literals so named are
-        :attr:`split`, the cubes' splitting literals (:func:`reach_cubes`).
+        :attr:`split`, the cubes' splitting literals (:func:`reach_cubes`);
+        :attr:`crowded`: the ``five`` literals of every hub whose ``D`` outnumbers
+        four a holder, whatever ``K`` (more literals to split on).
         """
         kinds = sorted(self.by_kind)
         spare = len(self.tiles) - self.k
@@ -426,6 +430,8 @@ class Encoding:
                     self.split.extend(l for l in fives if l not in self.split)
                 if self.room and len(group) >= 2:
                     self._room(u, group, holders, firsts)
+                if len(group) > 4 * len(holders):
+                    self.crowded.extend(l for l in fives if l not in self.crowded)
 
     def _room(self, u, group, holders, firsts: List[int]) -> None:
         """The hubs' room as a count, at every size of the question: the placed
@@ -530,7 +536,7 @@ class Encoding:
 def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
           time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
           solver: str = "cadical195", order: bool = True, count: bool = True,
-          tree: bool = True, room: bool = True, options: Optional[Dict[str, int]] = None) -> Reach:
+          tree: bool = True, room: bool = False, options: Optional[Dict[str, int]] = None) -> Reach:
     """Is there a legal line of ``k`` moves (starting with ``prefix``)?
 
     ``time_limit``: CPU seconds of this thread (what the searches' limit counts),
@@ -614,7 +620,8 @@ def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
 
 def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: Optional[float] = None,
                 conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
-                solver: str = "cadical195", log=None, options: Optional[Dict[str, int]] = None) -> Reach:
+                solver: str = "cadical195", log=None, options: Optional[Dict[str, int]] = None,
+                crowded: bool = False, room: bool = False) -> Reach:
     """:func:`reach` by cube and conquer on one incremental solver (its learned
     clauses serve every cube): a cube per kind of the first tile (the first tile
     of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
@@ -625,13 +632,16 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     when every cube is: the cubes of a split cover both of its cases.
     ``time_limit``, ``conflict_limit``: as :func:`reach`'s, for all the cubes.
     ``log``: called with (cube, answer, conflicts) for the figures.
+    ``crowded``: split also on :attr:`Encoding.crowded`, after :attr:`Encoding.split`;
+    ``room``: :meth:`Encoding._room`'s counts (both off by default: they did not pay).
     """
     from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
-    enc = Encoding(deal_kinds(deal), k, variant=variant)
+    enc = Encoding(deal_kinds(deal), k, variant=variant, room=room)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     seen, queue = set(), []
+    split = enc.split + ([l for l in enc.crowded if l not in enc.split] if crowded else [])
     for i in range(min(RESERVE_SLOTS, len(enc.kinds))):
         kind = enc.kinds[i]
         if kind not in seen:
@@ -653,7 +663,7 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
                 break
             if answer is None:
                 used = {abs(l) for l in cube}
-                nxt = next((l for l in enc.split if l not in used), None)
+                nxt = next((l for l in split if l not in used), None)
                 if nxt is None:
                     queue.insert(0, (cube, 2 * budget))
                 else:
