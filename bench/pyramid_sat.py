@@ -7,7 +7,7 @@
     python bench/pyramid_sat.py finish VARIANT SECONDS K[,K...] SEED...  # a sat line, then the search
 
 ``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
-CPU each.  ``cubes``: the same question split by the kind of the first tile.
+CPU each (0: no limit, one call: ``reach continuous 0 24 764002 --solver=kissat404``).  ``cubes``: the same question split by the kind of the first tile.
 ``cc``: :func:`reach_cubes`, one incremental solver, each cube printed.
 ``finish``: for each K, a ``sat`` line handed to the exact search as its first
 moves (1M nodes), a win replayed by the reference checker, as the stage does.
@@ -64,7 +64,7 @@ def main(argv) -> None:
                   f"cpu {time.process_time() - c0:.1f}", f"deepest {r.deepest} ({r.best_source})",
                   f"sat: {r.sat}", f"load {_load()}", flush=True)
         return
-    seconds = float(argv[2])
+    seconds = float(argv[2]) or None        # 0: no limit (one solve call, as Kissat needs)
     if mode == "reach":
         for seed in map(int, argv[4:]):
             for k in map(int, argv[3].split(",")):

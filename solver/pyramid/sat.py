@@ -580,7 +580,11 @@ def _solver(name: str, clauses, options: Optional[Dict[str, int]]):
 
 
 def _conflicts(s) -> int:
-    return s.accum_stats().get("conflicts", 0)
+    """The solver's conflicts so far (0 for Kissat: PySAT exposes no statistics for it)."""
+    try:
+        return s.accum_stats().get("conflicts", 0)
+    except NotImplementedError:
+        return 0
 
 
 def _out_of_budget(s, start: float, time_limit: Optional[float], conflict_limit: Optional[int]) -> bool:
