@@ -10,7 +10,7 @@
     python bench/pyramid_sat.py cli SHARE ARGS...                         # ``solve ARGS`` in this process, likewise
 
 ``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
-CPU each.  ``cubes``: the same question split by the kind of the first tile.
+CPU each (0: no limit, one call: ``reach continuous 0 24 764002 --solver=kissat404``).  ``cubes``: the same question split by the kind of the first tile.
 ``cc``: :func:`reach_cubes`, one incremental solver, each cube printed; with
 ``--check`` an ``unsat`` answer's DRAT proof is kept and checked by the compiled
 checker (:mod:`solver.pyramid.satproof`; ``--check=both``: the reference too),
@@ -24,6 +24,9 @@ line finished by the search as ``settle`` does: what an early SAT share buys.
 before it), printing what the SAT stage and the tail search were given and did.
 ``cli``: the command line in this process with the share set (a batch with
 ``--workers 1`` runs its chunks here too).
+Options anywhere among the arguments: ``--solver=NAME`` (a PySAT solver),
+``--NAME=INT`` (a CaDiCaL parameter, e.g. ``--stabilize=0``), ``--crowded`` (``cc``: split
+on the crowded hubs' literals too), ``--room`` (``cc``: the hubs' room as counts).
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -63,9 +66,25 @@ def _checked(r, how: str) -> None:
     r.proof.close()
 
 
+def _options(argv):
+    """The positional arguments, the solver's name and CaDiCaL's parameters."""
+    rest, solver, options, extra = [], "cadical195", {}, {}
+    for a in argv:
+        if a.startswith("--solver="):
+            solver = a.split("=", 1)[1]
+        elif a in ("--crowded", "--room"):
+            extra[a[2:]] = True
+        elif a.startswith("--"):
+            name, value = a[2:].split("=")
+            options[name] = int(value)
+        else:
+            rest.append(a)
+    return rest, dict(solver=solver, options=options or None), extra
+
+
 def main(argv) -> None:
     check = next((a.partition("=")[2] or "compiled" for a in argv if a.startswith("--check")), None)
-    argv = [a for a in argv if not a.startswith("--check")]
+    argv, how, extra = _options([a for a in argv if not a.startswith("--check")])
     mode, variant = argv[0], argv[1]
     if mode in ("schedule", "cli"):
         from solver.pyramid import tail
@@ -85,14 +104,14 @@ def main(argv) -> None:
                   f"cpu {time.process_time() - c0:.1f}", f"deepest {r.deepest} ({r.best_source})",
                   f"sat: {r.sat}", f"load {_load()}", flush=True)
         return
-    seconds = float(argv[2])
+    seconds = float(argv[2]) or None        # 0: no limit (one solve call, as Kissat needs)
     if mode == "probe":
         _probe(variant, seconds, [int(p) for p in argv[3].split(",")], list(map(int, argv[4:])))
         return
     if mode == "reach":
         for seed in map(int, argv[4:]):
             for k in map(int, argv[3].split(",")):
-                r = reach(deal_from_seed(seed), k, variant=variant, time_limit=seconds)
+                r = reach(deal_from_seed(seed), k, variant=variant, time_limit=seconds, **how)
                 print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                       f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)),
                       f"load {_load()}", flush=True)
@@ -121,7 +140,7 @@ def main(argv) -> None:
             c0 = time.process_time()
             log = lambda cube, answer, conflicts: print(  # noqa: E731
                 "  cube", cube, answer, conflicts, f"cpu {time.process_time() - c0:.1f}", flush=True)
-            r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log,
+            r = reach_cubes(deal_from_seed(seed), k, variant=variant, time_limit=seconds, log=log, **how, **extra,
                             proof=ProofTrace.of_encoding if check is not None else None)
             print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                   f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)), f"load {_load()}", flush=True)

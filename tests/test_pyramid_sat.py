@@ -52,7 +52,7 @@ def test_reach_agrees_with_brute_force_from_random_positions(variant):
     """From positions a few moves before a short lost deal's lines die (a prefix played
     at random), the solver's answer for each K is brute force's, with and without the
     redundant clauses (the counts, the order of independent moves, the anchor tree and
-    the hubs' room)."""
+    the hubs' room), and with all but the hubs' room as a count."""
     rnd = random.Random(14)
     checked = {"sat": 0, "unsat": 0}
     for seed, deepest in _lost_deals(variant, range(1, 110)):
@@ -70,10 +70,10 @@ def test_reach_agrees_with_brute_force_from_random_positions(variant):
             more = _longest(state, 4, {})
             for k in range(m + 1, m + min(more + 1, 4) + 1):
                 expect = "sat" if k - m <= more else "unsat"
-                for extra in (True, False):
+                for extra, room in ((True, True), (True, False), (False, False)):
                     r = reach(deal, k, variant=variant, prefix=state.history, order=extra, count=extra,
-                              tree=extra)
-                    assert r.status == expect, (seed, [str(x) for x in state.history], k, extra)
+                              tree=extra, room=room)
+                    assert r.status == expect, (seed, [str(x) for x in state.history], k, extra, room)
                     if r.status == "sat":
                         assert _kinds(r.line[:m]) == _kinds(state.history)
                 checked[expect] += 1
@@ -83,7 +83,7 @@ def test_reach_agrees_with_brute_force_from_random_positions(variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_reach_agrees_with_the_exact_search_from_the_start(variant):
     """From the empty board (the board's symmetry broken), on lost deals the exact search
-    proves the longest line of: its length is sat, one more unsat."""
+    proves the longest line of: its length is sat, one more unsat (on two of them by Kissat too)."""
     checked = 0
     for seed, deepest in _lost_deals(variant, range(1, 120)):
         if deepest < 2:
@@ -91,6 +91,9 @@ def test_reach_agrees_with_the_exact_search_from_the_start(variant):
         deal = deal_from_seed(seed)
         assert reach(deal, deepest, variant=variant).status == "sat", seed
         assert reach(deal, deepest + 1, variant=variant).status == "unsat", seed
+        if checked < 2:         # Kissat, one call (the bench's portfolio), the same answers
+            assert reach(deal, deepest, variant=variant, solver="kissat404").status == "sat", seed
+            assert reach(deal, deepest + 1, variant=variant, solver="kissat404").status == "unsat", seed
         checked += 1
     assert checked >= 5
 
@@ -99,7 +102,8 @@ def test_reach_agrees_with_the_exact_search_from_the_start(variant):
 def test_cubes_agree_with_the_exact_search(variant):
     """Cube and conquer (one conflict a cube, so that cubes are split on the hubs' literals
     where there are some, and asked again) answers as the exact search on lost deals: the longest line's
-    length sat, one more unsat; and a won deal is never unsat."""
+    length sat, one more unsat (on four of them also split on the crowded hubs, with the room
+    count); and a won deal is never unsat."""
     checked = 0
     for seed, deepest in _lost_deals(variant, range(1, 120)):
         if deepest < 2:
@@ -107,6 +111,10 @@ def test_cubes_agree_with_the_exact_search(variant):
         deal = deal_from_seed(seed)
         assert reach_cubes(deal, deepest, variant=variant, cube_conflicts=1).status == "sat", seed
         assert reach_cubes(deal, deepest + 1, variant=variant, cube_conflicts=1).status == "unsat", seed
+        if checked < 4:         # the options that did not pay: split on crowded hubs, the room count
+            for k, expect in ((deepest, "sat"), (deepest + 1, "unsat")):
+                r = reach_cubes(deal, k, variant=variant, cube_conflicts=1, crowded=True, room=True)
+                assert r.status == expect, (seed, k)
         checked += 1
     assert checked >= 5
     for seed in list(_won_seeds(variant, range(1, 9)))[:1]:

@@ -130,15 +130,18 @@ class Encoding:
 
     def __init__(self, kinds: Sequence[int], k: int, *, variant: str = "continuous",
                  prefix: Sequence[Tuple[int, int]] = (), order: bool = True,
-                 count: bool = True, tree: bool = True):
+                 count: bool = True, tree: bool = True, room: bool = False):
         """``kinds``: the deal's kinds in order; ``prefix``: (kind, position)
-        moves fixed as the first steps (they must be legal)."""
+        moves fixed as the first steps (they must be legal); ``room``: the hubs'
+        room as a count (:meth:`_room`, with the tree only; off: it did not pay,
+        docs/pyramid.md, "Faster proofs")."""
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
-        self.k, self.kinds, self.variant = k, list(kinds), variant
+        self.k, self.kinds, self.variant, self.room = k, list(kinds), variant, room
         self.prefix = list(prefix)
         self.split: List[int] = []
+        self.crowded: List[int] = []
         self.pool = IDPool()
         self.clauses: List[List[int]] = []
         fit = FIT[variant]
@@ -351,6 +354,7 @@ class Encoding:
                     if before is not None:
                         add([-self.new[p, t], -before, beside[p]])
         self.five: Dict[int, int] = {}
+        self.anchors: Dict[int, int] = {}       # tile: how many tiles it may anchor
         first_of = self._may_be_first
         for i in self.tiles:
             placed = u(i, last)
@@ -372,22 +376,24 @@ class Encoding:
             add([-placed, self.x[i, START]] + choices)
         for j in self.tiles:
             anchored = [self.pool.obj2id[("b", i, j)] for i in self.tiles if ("b", i, j) in self.pool.obj2id]
+            self.anchors[j] = len(anchored)
             if len(anchored) < 4:
                 continue
             # a full tile: all its neighbours that were empty when it went down are
             # filled (by the tiles it anchors), which the squares' clauses then follow
-            four = self._at_least(anchored, 4)
+            counts = self._counts(anchored, min(len(anchored), 6))
+            four = counts[4]
             for p in self.live:
                 if POSITIONS[p].level == 1 and p != START:
                     self._all_filled(four, j, p, (*SIDES[p], ABOVE[p]))
             if len(anchored) == 4:
                 continue
-            five = self._at_least(anchored, 5)
+            five = counts[5]
             for p in [START] + upper:
                 self._all_filled(five, j, p, (*SIDES[p], ABOVE[p]))
             self.five[j] = five
             if len(anchored) > 5:
-                add([-self._at_least(anchored, 6)])
+                add([-counts[6]])
             add([-five, self.x[j, START]] + [self.x[j, p] for p in upper])
             for p in upper:                 # a fifth only with all four sides empty
                 add([-five, -self.x[j, p], -beside[p]])
@@ -403,7 +409,9 @@ class Encoding:
         ``H`` hold 5: a clause (or a count) over their ``five`` literals, guarded
         by "the first tile is of ``D``", which propagation uses at once where the
         sum of the loads would need a count.  The ``five`` literals so named are
-        :attr:`split`, the cubes' splitting literals (:func:`reach_cubes`).
+        :attr:`split`, the cubes' splitting literals (:func:`reach_cubes`);
+        :attr:`crowded`: the ``five`` literals of every hub whose ``D`` outnumbers
+        four a holder, whatever ``K`` (more literals to split on).
         """
         kinds = sorted(self.by_kind)
         spare = len(self.tiles) - self.k
@@ -421,6 +429,47 @@ class Encoding:
                     self._some_true(fives, extra - 1, [])
                 if extra > 0:
                     self.split.extend(l for l in fives if l not in self.split)
+                if self.room and len(group) >= 2:
+                    self._room(u, group, holders, firsts)
+                if len(group) > 4 * len(holders):
+                    self.crowded.extend(l for l in fives if l not in self.crowded)
+
+    def _room(self, u, group, holders, firsts: List[int]) -> None:
+        """The hubs' room as a count, at every size of the question: the placed
+        tiles of ``D`` (``group``, whose every partner is a tile of ``holders``),
+        less one when the first tile is of ``D``, are at most what the placed
+        holders anchor: 4 each, 5 with ``five`` (fewer where fewer may anchor
+        it).  Sound: each placed tile of ``D`` but the first has an anchor tile,
+        which fits it, so is a placed holder, and a tile anchors at most 4, or 5
+        with its ``five`` literal true (forced by the counter).  :meth:`_hubs`
+        states only the case where ``K`` forces fives; this count lets
+        propagation see a holder unplaced or without its fifth, or tiles of
+        ``D`` placed, at any point of the search (a pigeonhole, which the
+        per-tile counters leave to resolution).  As a weighted ``atmost``: the
+        placed tiles of ``D``, ``cap`` times "holder unplaced" and once "no
+        fifth", at most the holders' full room."""
+        from pysat.card import CardEnc, EncType
+
+        last = self.k - 1
+        lits = [u(i, last) for i in group if u(i, last) is not None]
+        bound = 0
+        for h in holders:
+            placed = u(h, last)
+            if placed is None:
+                continue
+            cap = min(4, self.anchors.get(h, 0))
+            lits += [-placed] * cap
+            bound += cap
+            if h in self.five:
+                lits.append(-self.five[h])
+                bound += 1
+        if len(lits) <= bound:
+            return
+        guard = list(firsts)
+        for clause in CardEnc.atmost(lits, bound, vpool=self.pool, encoding=EncType.totalizer).clauses:
+            self.clauses.append(clause + guard)            # the first tile not of D
+        if guard and len(lits) > bound + 1:
+            self._extend(CardEnc.atmost(lits, bound + 1, vpool=self.pool, encoding=EncType.totalizer))
 
     def _some_true(self, lits: List[int], n: int, unless: List[int]) -> None:
         """At least ``n`` of ``lits`` are true, unless one of ``unless`` is."""
@@ -449,6 +498,12 @@ class Encoding:
     def _at_least(self, lits: Sequence[int], n: int) -> int:
         """A literal forced true when ``n`` of ``lits`` are (a sequential counter,
         one direction: enough for an upper bound on the count)."""
+        return self._counts(lits, n)[n]
+
+    def _counts(self, lits: Sequence[int], n: int) -> List[Optional[int]]:
+        """``row[c]`` for ``c`` up to ``n``: a literal forced true when ``c`` of
+        ``lits`` are; one counter serves every ``c`` (the anchor tree reads 4, 5
+        and 6 on the same literals: three counters repeated the first's clauses)."""
         add, var = self.clauses.append, self.pool.id
         key = ("cnt", tuple(lits))
         row = [None] * (n + 1)          # row[c]: at least c of the literals so far
@@ -463,7 +518,7 @@ class Encoding:
                 elif row[c - 1] is not None:
                     add([-row[c - 1], -lit, new[c]])
             row = new
-        return row[n]
+        return row
 
     def _extend(self, card) -> None:
         self.clauses.extend(card.clauses)
@@ -482,7 +537,7 @@ class Encoding:
 def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
           time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
           solver: str = "cadical195", order: bool = True, count: bool = True,
-          tree: bool = True) -> Reach:
+          tree: bool = True, room: bool = False, options: Optional[Dict[str, int]] = None) -> Reach:
     """Is there a legal line of ``k`` moves (starting with ``prefix``)?
 
     ``time_limit``: CPU seconds of this thread (what the searches' limit counts),
@@ -491,17 +546,16 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     (the budget that repeats exactly); None: no limit.  A ``sat`` line is
     replayed by the reference rules (an illegal one raises: the encoding would
     be wrong).  ``order``/``count``/``tree``: the redundant clauses (for the tests).
+    ``options``: CaDiCaL's parameters (``configure``), for the figures.
     """
-    from pysat.solvers import Solver
-
     from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
     kinds = deal_kinds(deal)
     pre = [(TILES[m.tile].kind, m.pos) for m in prefix]
-    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree)
+    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree, room=room)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
-    with Solver(name=solver, bootstrap_with=enc.clauses) as s:
+    with _solver(solver, enc.clauses, options) as s:
         if time_limit is None and conflict_limit is None:
             answer = s.solve()
         else:
@@ -515,8 +569,24 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     return out
 
 
+def _solver(name: str, clauses, options: Optional[Dict[str, int]], *, with_proof: bool = False):
+    """A PySAT solver with the clauses, CaDiCaL's ``options`` set before they go in
+    (``with_proof``: CaDiCaL writes its proof from the start, for :mod:`satproof`)."""
+    from pysat.solvers import Solver
+
+    s = Solver(name=name, with_proof=with_proof)
+    if options:
+        s.solver.configure(dict(options))
+    s.append_formula(clauses)
+    return s
+
+
 def _conflicts(s) -> int:
-    return s.accum_stats().get("conflicts", 0)
+    """The solver's conflicts so far (0 for Kissat: PySAT exposes no statistics for it)."""
+    try:
+        return s.accum_stats().get("conflicts", 0)
+    except NotImplementedError:
+        return 0
 
 
 def _out_of_budget(s, start: float, time_limit: Optional[float], conflict_limit: Optional[int]) -> bool:
@@ -556,7 +626,8 @@ def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
 
 def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: Optional[float] = None,
                 conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
-                solver: str = "cadical195", log=None, proof=None) -> Reach:
+                solver: str = "cadical195", log=None, options: Optional[Dict[str, int]] = None,
+                crowded: bool = False, room: bool = False, proof=None) -> Reach:
     """:func:`reach` by cube and conquer on one incremental solver (its learned
     clauses serve every cube): a cube per kind of the first tile (the first tile
     of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
@@ -567,25 +638,26 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     when every cube is: the cubes of a split cover both of its cases.
     ``time_limit``, ``conflict_limit``: as :func:`reach`'s, for all the cubes.
     ``log``: called with (cube, answer, conflicts) for the figures.
+    ``crowded``: split also on :attr:`Encoding.crowded`, after :attr:`Encoding.split`;
+    ``room``: :meth:`Encoding._room`'s counts (both off by default: they did not pay).
     ``proof``: None, or a maker of a proof trace called with the solver and the
     encoding (``satproof.ProofTrace.of_encoding``): CaDiCaL then writes its proof,
     and an ``unsat`` answer keeps the trace in ``proof`` (:mod:`solver.pyramid.satproof`
     checks it).
     """
-    from pysat.solvers import Solver
-
     from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
-    enc = Encoding(deal_kinds(deal), k, variant=variant)
+    enc = Encoding(deal_kinds(deal), k, variant=variant, room=room)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     seen, queue = set(), []
+    split = enc.split + ([l for l in enc.crowded if l not in enc.split] if crowded else [])
     for i in range(min(RESERVE_SLOTS, len(enc.kinds))):
         kind = enc.kinds[i]
         if kind not in seen:
             seen.add(kind)
             queue.append(([enc.x[enc.by_kind[kind][0], START]], cube_conflicts))
-    with Solver(name=solver, bootstrap_with=enc.clauses, with_proof=proof is not None) as s:
+    with _solver(solver, enc.clauses, options, with_proof=proof is not None) as s:
         trace = proof and proof(s, enc)
         while queue:
             cube, budget = queue.pop(0)
@@ -604,7 +676,7 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
                 break
             if answer is None:
                 used = {abs(l) for l in cube}
-                nxt = next((l for l in enc.split if l not in used), None)
+                nxt = next((l for l in split if l not in used), None)
                 if nxt is None:
                     queue.insert(0, (cube, 2 * budget))
                 else:
