@@ -609,7 +609,7 @@ cdef bint can_finish_relaxed(State *s) noexcept nogil:
     cdef Relaxed r
     cdef int k, p, budget = RELAX_BRANCHES
     if s.tail != NULL:
-        return tail_can_finish(s) and not (g_squares_on and squares_short(s, SQUARES_AHEAD))
+        return tail_can_finish(s) and not (g_squares_on and s.placed <= g_squares_upto and squares_short(s, SQUARES_AHEAD))
     cdef uint32_t ready, full = (<uint32_t>1 << NKINDS) - 1
     r.accept = s.exposed_accept
     r.sockets = 0

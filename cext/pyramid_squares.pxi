@@ -17,6 +17,9 @@
 
 cdef enum:
     SQUARES_AHEAD = 32       # ``T`` up to ``placed`` + this (not asking further is sound)
+    SQUARES_UPTO = 12        # asked only with at most this many tiles placed: deeper it cut next to
+                             # nothing and cost up to 5 times the tail's time (docs/pyramid.md,
+                             # "The square bound near the root only")
     SQ_CLASSES = 40          # square classes kept apart (by what they accept); the rest merged
     SQ_FIVE = SQ_CLASSES + NKINDS    # the fifth tile of the one anchor that may hold 5 (19 to 24 on the board)
     SQ_RIGHT = SQ_FIVE + 1
@@ -80,6 +83,16 @@ cdef void _fifth_need(State *s, int *need) noexcept nogil:
 
 
 cdef bint g_squares_on = True   # the tail search asks the bound (off: to measure the kernel without it)
+cdef int g_squares_upto = SQUARES_UPTO
+
+
+def square_bound_upto(int placed):
+    """Ask the square bound only at nodes with at most ``placed`` tiles on the board
+    (benchmarks compare limits; skipping a cut is always sound); return the previous one."""
+    global g_squares_upto
+    old = g_squares_upto
+    g_squares_upto = placed
+    return old
 
 
 def use_square_bound(bint on):
