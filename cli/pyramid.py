@@ -144,6 +144,8 @@ def solve_and_report(seed, deal_text, deal_file, variant, node_limit, time_limit
             click.echo(f"proof: CaDiCaL's DRAT proof checked ({report.lemmas:,} lemmas, "
                        f"{report.deletions:,} deletions, {report.cpu_seconds:.1f} s)" if checked
                        else f"proof: NOT checked ({report.reason})")
+    if checked is False:            # asked for and failed: "checked and invalid" (docs/json.md)
+        raise click.exceptions.Exit(1)
 
 
 @click.group(invoke_without_command=True)

@@ -227,7 +227,28 @@ def test_the_cli_checks_a_sat_stage_lost_answer(monkeypatch):
     assert "proof: CaDiCaL's DRAT proof checked" in text
     monkeypatch.undo()
     out = CliRunner().invoke(main, ["pyramid", "--seed", "324", "--check-proof", "--json"])
-    assert json.loads(out.output)["proof_checked"] is None
+    assert out.exit_code == 0 and json.loads(out.output)["proof_checked"] is None
+
+
+def test_the_cli_exits_1_when_the_check_fails(monkeypatch):
+    """A check asked for and failed is "checked and invalid": exit 1, ``proof_checked``
+    false (the analysis stood in for, with a question that is sat: 14 moves on 324)."""
+    from click.testing import CliRunner
+
+    from solver.cli import pyramid as cli
+    from solver.cli.main import solve as main
+    from solver.pyramid.contract import thoughtful_answer
+
+    def staged(deal, *, variant, limits):
+        result, search = thoughtful_answer(deal, variant=variant, limits=limits)
+        search.sat, search.sat_k = "no line places 14 tiles", 14
+        return result, search
+
+    monkeypatch.setattr(cli, "thoughtful_answer", staged)
+    out = CliRunner().invoke(main, ["pyramid", "--seed", "324", "--check-proof", "--json"])
+    assert out.exit_code == 1 and json.loads(out.output)["proof_checked"] is False
+    text = CliRunner().invoke(main, ["pyramid", "--seed", "324", "--check-proof"])
+    assert text.exit_code == 1 and "proof: NOT checked" in text.output
 
 
 @pytest.mark.slow
