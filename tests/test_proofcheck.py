@@ -206,48 +206,46 @@ def test_a_satisfiable_question_is_never_checked():
     assert r.status == "sat" and r.proof is None and not report.checked and "sat" in report.reason
 
 
-def test_the_cli_checks_a_sat_stage_lost_answer(monkeypatch):
-    """``--check-proof``: ``proof_checked`` true on a deal the stage proved lost (the
-    analysis stood in for: Continuous 324 at 15 moves), null where no SAT proof is involved."""
-    from click.testing import CliRunner
-
+def _stage_claims(monkeypatch, k):
+    """The CLI's analysis stood in for: the SAT stage "proved" no line of ``k`` tiles on
+    the deal asked (Continuous 324: 15 is unsat, 14 is sat)."""
     from solver.cli import pyramid as cli
-    from solver.cli.main import solve as main
     from solver.pyramid.contract import thoughtful_answer
 
     def staged(deal, *, variant, limits):
         result, search = thoughtful_answer(deal, variant=variant, limits=limits)
-        search.sat, search.sat_k = "no line places 15 tiles", 15
+        search.sat, search.sat_k = f"no line places {k} tiles", k
         return result, search
 
     monkeypatch.setattr(cli, "thoughtful_answer", staged)
-    out = CliRunner().invoke(main, ["pyramid", "--seed", "324", "--check-proof", "--json"])
+
+
+def _pyramid(*args):
+    from click.testing import CliRunner
+
+    from solver.cli.main import solve as main
+    return CliRunner().invoke(main, ["pyramid", "--seed", "324", "--check-proof", *args])
+
+
+def test_the_cli_checks_a_sat_stage_lost_answer(monkeypatch):
+    """``--check-proof``: ``proof_checked`` true on a deal the stage proved lost (the
+    analysis stood in for: Continuous 324 at 15 moves), null where no SAT proof is involved."""
+    _stage_claims(monkeypatch, 15)
+    out = _pyramid("--json")
     assert out.exit_code == 0 and json.loads(out.output)["proof_checked"] is True
-    text = CliRunner().invoke(main, ["pyramid", "--seed", "324", "--check-proof"]).output
-    assert "proof: CaDiCaL's DRAT proof checked" in text
+    assert "proof: CaDiCaL's DRAT proof checked" in _pyramid().output
     monkeypatch.undo()
-    out = CliRunner().invoke(main, ["pyramid", "--seed", "324", "--check-proof", "--json"])
+    out = _pyramid("--json")
     assert out.exit_code == 0 and json.loads(out.output)["proof_checked"] is None
 
 
 def test_the_cli_exits_1_when_the_check_fails(monkeypatch):
     """A check asked for and failed is "checked and invalid": exit 1, ``proof_checked``
     false (the analysis stood in for, with a question that is sat: 14 moves on 324)."""
-    from click.testing import CliRunner
-
-    from solver.cli import pyramid as cli
-    from solver.cli.main import solve as main
-    from solver.pyramid.contract import thoughtful_answer
-
-    def staged(deal, *, variant, limits):
-        result, search = thoughtful_answer(deal, variant=variant, limits=limits)
-        search.sat, search.sat_k = "no line places 14 tiles", 14
-        return result, search
-
-    monkeypatch.setattr(cli, "thoughtful_answer", staged)
-    out = CliRunner().invoke(main, ["pyramid", "--seed", "324", "--check-proof", "--json"])
+    _stage_claims(monkeypatch, 14)
+    out = _pyramid("--json")
     assert out.exit_code == 1 and json.loads(out.output)["proof_checked"] is False
-    text = CliRunner().invoke(main, ["pyramid", "--seed", "324", "--check-proof"])
+    text = _pyramid()
     assert text.exit_code == 1 and "proof: NOT checked" in text.output
 
 
