@@ -1,10 +1,14 @@
 """Each search alone on given deals: verdict, nodes, CPU seconds of the process.
 
-    python bench/pyramid_alone.py main|tail VARIANT SECONDS SEED...
+    python bench/pyramid_alone.py main|tail VARIANT SECONDS SEED... [--squares-upto=N]
+    python bench/pyramid_alone.py cli ARGS... [--squares-upto=N]
 
 The figures behind ``tail.MAIN_SHARE`` (docs/pyramid.md, "Sixty seconds of
 CPU"): the main search or the tail search, 1e9 nodes, ``SECONDS`` of CPU, a
-1 GiB table, no longest-line search.
+1 GiB table, no longest-line search.  ``--squares-upto=N``: the square bound
+asked only with at most N tiles placed (1000: at every node), the figures of
+"The square bound near the root only"; ``cli``: ``solve ARGS`` in this process
+with that setting (a batch with ``--workers 1`` runs its chunks here too).
 """
 from __future__ import annotations
 
@@ -17,6 +21,15 @@ from solver.pyramid.search import solve
 
 
 def main(argv) -> None:
+    upto = [a for a in argv if a.startswith("--squares-upto=")]
+    if upto:
+        from solver.cext.pyramid import square_bound_upto
+        square_bound_upto(int(upto[-1].split("=", 1)[1]))
+        argv = [a for a in argv if a not in upto]
+    if argv[0] == "cli":
+        from solver.cli.main import main as solve_main
+        sys.argv = ["solve"] + argv[1:]
+        return solve_main()
     mode, variant, limit = argv[0], argv[1], float(argv[2])
     for seed in map(int, argv[3:]):
         c0, w0 = time.process_time(), time.perf_counter()

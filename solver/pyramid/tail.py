@@ -57,9 +57,8 @@ SAT_FROM = 120.0
 """The smallest time limit (CPU seconds) under which the tail search keeps
 :data:`SAT_SHARE` for the SAT stage.  Not at the retry's 60 s: there the stage
 decided none of the five deals left (docs/pyramid.md, "The early game by SAT"),
-and the tail search needs its time: Wild Dragons 388074, lost in 43 s of CPU in
-the million's retry, is undecided in 60 s at today's load with or without 6 s
-kept back.  Under a larger limit the stage's 10% is the cheapest place to look
+and the tail search needs its time (Wild Dragons 388074, the retry's slowest
+deal, is lost in about 47 s of CPU in all).  Under a larger limit the stage's 10% is the cheapest place to look
 for a longer line or a proof.  (At every limit the probe, :data:`PROBE_SHARE`,
 asks the solver first.)"""
 PROBE_SHARE = 0.3
