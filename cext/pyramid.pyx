@@ -1327,8 +1327,8 @@ cdef void _decide(Search *x, int start, uint64_t node_limit, double time_limit, 
     c0 = _cpu_now()
     x.deadline = c0 + time_limit if time_limit > 0 else 0.0
     d.verdict = _search_with_restarts(x, node_limit, first_round, start)
-    d.seconds = _now() - t0
-    d.cpu_seconds = _cpu_now() - c0
+    d.cpu_seconds = _cpu_now() - c0     # the CPU span inside the wall span: a row's CPU
+    d.seconds = _now() - t0             # seconds never exceed its seconds
     d.exact = d.verdict == WON
     d.proof_nodes = x.nodes
     d.longest_seconds = 0.0
