@@ -250,3 +250,28 @@ def test_parse_region():
     assert parse_region("a1, b2 a1") == (0, 7)
     with pytest.raises(Exception):
         parse_region("")
+
+
+def test_solve_takes_a_projection_for_either_half():
+    import json
+    from click.testing import CliRunner
+    import solver.cli.main
+    from solver.boundary.search import solve
+    from solver.game import Limits
+    lim = Limits(time_limit=30)
+    out = solve(DRAWN, limits=lim, max_depth=3, projection={0: AROUND}, holding=100)
+    assert (out.verdict, out.line, out.fields["draw_by"]) == ("draw", ["(e4-e6)"],
+                                                              ["projection", "holding"])
+    # one half alone is no draw; a region the fog breaks is none either
+    assert solve(DRAWN, limits=lim, max_depth=3, projection={0: AROUND}).verdict == "unknown"
+    assert solve(DRAWN, limits=lim, max_depth=3, holding=100,
+                 projection={0: "a1 a2 a3 b1 b2 b3 e1 e2 e3 e4 e5 e6 f1 f2 f3"}).verdict == "unknown"
+    near = solve(NEAR_MISS, limits=lim, max_depth=2, projection={0: AROUND, 1: AROUND})
+    assert near.verdict == "unknown" and near.fields["draw_by"] is None
+    res = CliRunner().invoke(solver.cli.main.solve, [
+        "boundary", "solve", "--position", DRAWN, "--depth", "3", "--projection", "red", AROUND,
+        "--projection", "green", AROUND, "--json"])
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.output)
+    assert (got["verdict"], got["draw_by"], got["holding"]) == (
+        "draw", ["projection", "projection"], [4, 4])
