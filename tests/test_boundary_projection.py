@@ -161,7 +161,7 @@ def test_no_lost_endgame_is_held():
             continue
         loser = pos.side if out["result"] == "loss" else 1 - pos.side
         for region in _regions(rng):
-            assert prove_holding(pos, loser, region, max_states=3_000).verdict != "holds"
+            assert prove_holding(pos, loser, region, max_states=1_000).verdict != "holds"
         lost_seen += 1
     print("lost", lost_seen)
     assert lost_seen >= 8
@@ -193,7 +193,7 @@ def _small_cases(n):
     return out
 
 
-def _concrete_strategy(pos, defender, proof, cap=20_000):
+def _concrete_strategy(pos, defender, proof, cap=5_000):
     """The projection's strategy read as whole positions (``check_holding``'s keys),
     over every position reachable under it; None past ``cap``."""
     proj = Projection(pos, defender, proof.region)
@@ -229,7 +229,7 @@ def test_small_cases_agree_with_whole_positions():
     for pos in _small_cases(40):
         search = Board.from_position(pos).search(max_depth=7, tt_mb=4)["result"]
         for defender in (0, 1):
-            proof = prove_holding(pos, defender, tuple(BOARD), max_states=5_000)
+            proof = prove_holding(pos, defender, tuple(BOARD), max_states=1_000)
             whole = holding_set(pos, defender, max_positions=2_000).verdict == "holds"
             if proof.verdict == "holds":
                 held += 1

@@ -405,9 +405,10 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
     ids: Dict[State, int] = {}
     states: List[State] = []
     parents: List[List[int]] = []
-    moves: List[Optional[List[Tuple[Move, int]]]] = []
+    moves: List[Optional[List[Tuple[Move, State]]]] = []   # a defender's, in order
     kids: List[Optional[List[int]]] = []
-    choice = array("i")
+    choice = array("i")                  # the index of a defender's current move ...
+    chosen = array("i")                  # ... and the id of its state
     bad = bytearray()
     queued = bytearray()
     todo: deque = deque()
@@ -421,6 +422,7 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
             moves.append(None)
             kids.append(None)
             choice.append(0)
+            chosen.append(-1)
             bad.append(0)
             queued.append(0)
         return i
@@ -433,13 +435,18 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
     def choose(i: int) -> bool:
         """Defender state i's first move whose state is not lost; False if none."""
         ms, c = moves[i], choice[i]
-        while c < len(ms) and bad[ms[c][1]]:
+        while c < len(ms):
+            j = ids.get(ms[c][1])
+            if j is None or not bad[j]:
+                break
             c += 1
         choice[i] = c
         if c == len(ms):
             return False
-        parents[ms[c][1]].append(i)
-        push(ms[c][1])
+        j = intern(ms[c][1])
+        chosen[i] = j
+        parents[j].append(i)
+        push(j)
         return True
 
     def mark(i: int) -> None:
@@ -453,7 +460,7 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
                 if states[p][2] == attacker:
                     bad[p] = 1
                     stack.append(p)
-                elif moves[p][choice[p]][1] == j and not choose(p):
+                elif chosen[p] == j and not choose(p):
                     bad[p] = 1
                     stack.append(p)
 
@@ -493,12 +500,13 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
             for j in row:
                 push(j)
         else:
-            found = [(m, intern((c, fog, attacker)), proj.wall(c))
-                     for m, c in proj.defender_moves(cells)]
+            found = [(m, (c, fog, attacker)) for m, c in proj.defender_moves(cells)]
             wall = proj.wall(cells)
-            order = sorted(range(len(found)), key=lambda n: (
-                not queued[found[n][1]], found[n][2] < wall, n))
-            moves[i] = [found[n][:2] for n in order]
+
+            def rank(n):
+                j = ids.get(found[n][1])
+                return (j is None or not queued[j], proj.wall(found[n][1][0]) < wall, n)
+            moves[i] = [found[n] for n in sorted(range(len(found)), key=rank)]
             if not choose(i):
                 mark(i)
     if bad[root]:
@@ -513,7 +521,7 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
         if states[i][2] == defender:
             if not moves[i]:
                 continue                                # the defender has won
-            m, j = moves[i][choice[i]]
+            m, j = moves[i][choice[i]][0], chosen[i]
             strategy[states[i]] = m
             nxt = [j]
         else:
@@ -529,7 +537,7 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
 # -- the independent check ------------------------------------------------------
 
 def check_projection(position: Position, defender: int, region, strategy: Dict[State, Move],
-                     *, max_states: int = 100_000) -> bool:
+                     *, max_states: int = 100_000, explain: Optional[list] = None) -> bool:
     """The strategy keeps ``defender`` from losing from ``position``, re-checked with the
     reference rules alone (``Position.stone_targets``/``pyramid_targets``/``legal_moves``).
 
@@ -539,9 +547,11 @@ def check_projection(position: Position, defender: int, region, strategy: Dict[S
     every concretisation, for blockers only remove moves); at an attacker state every
     move of a **witness** (R, the defender's pieces, and at most one fogged pyramid and
     one fogged stone on fog squares, other fogged pieces removed: every real move
-    involves at most one pyramid and one stone, and removing pieces only empties paths)
-    is played and projected.  No attacker exchange may be complete (a target outside R
-    counts as complete).  False at the first failure or past ``max_states``.
+    involves at most one pyramid and one stone, and removing pieces only empties paths;
+    the two-in-each-world rule is applied with every removed pyramid counted in each
+    world) is played and projected.  No attacker exchange may be complete (a target outside R
+    counts as complete).  False at the first failure (its reason appended to
+    ``explain``) or past ``max_states``.
     """
     region = parse_region(region)
     inside = set(region)
@@ -588,66 +598,77 @@ def check_projection(position: Position, defender: int, region, strategy: Dict[S
         _cells, fog, _side = state
         pyramids = [p for p in range(12) if fog >> p & 1]
         fog_stones = [w for w in (0, 1) if fog >> (OUT_STONE + w) & 1]
-        plain = witness(state, {}, {})
-        yield from _played(plain, plain.pseudo_moves())
+        n = len(pyramids)
+
+        def played(pos: Position, spare: int, keep) -> Iterable[Position]:
+            """The witness's moves ``keep`` accepts, played; the two-in-each-world rule
+            with ``spare`` removed pyramids counted in each world (they may be there)."""
+            for m in pos.pseudo_moves():
+                if keep(m):
+                    child = pos.clone()
+                    child.apply(m)
+                    counts = child.world_counts(attacker)
+                    if min(counts) + spare >= 2:
+                        yield child
+
+        yield from played(witness(state, {}, {}), n, lambda m: True)
         for w in fog_stones:                      # a fogged stone (with R's pyramids)
             for s1 in fog_squares:
                 if world(s1) == w:
-                    pos = witness(state, {}, {s1: attacker})
-                    yield from _played(pos, [m for m in pos.pseudo_moves() if m[0] == s1])
+                    yield from played(witness(state, {}, {s1: attacker}), n,
+                                      lambda m: m[0] == s1)
         for p in pyramids:                         # a fogged pyramid (with R's stones)
             for s in fog_squares:
-                pos = witness(state, {s: [p]}, {})
-                yield from _played(pos, [m for m in pos.pseudo_moves() if m[2] == s])
+                yield from played(witness(state, {s: [p]}, {}), n - 1, lambda m: m[2] == s)
                 for w in fog_stones:               # ... and a fogged stone of its world
                     if world(s) != w:
                         continue
                     for s1 in fog_squares:
                         if world(s1) == w and s1 != s:
-                            both = witness(state, {s: [p]}, {s1: attacker})
-                            yield from _played(both, [m for m in both.pseudo_moves()
-                                                      if m[0] == s1 and m[2] == s])
+                            yield from played(witness(state, {s: [p]}, {s1: attacker}), n - 1,
+                                              lambda m: m[0] == s1 and m[2] == s)
 
-    root = position
-    if root.winner() == attacker:
+    def fail(why: str) -> bool:
+        if explain is not None:
+            explain.append(why)
         return False
-    seen = {project(root)}
-    todo = deque([project(root)])
+
+    if position.winner() == attacker:
+        return fail("the attacker has already won")
+    seen = {project(position)}
+    todo = deque([project(position)])
     while todo:
         state = todo.popleft()
         cells, _fog, side = state
+        if all(cells[region.index(b)] == tuple(want) if b in inside else False
+               for b, want in WIN_STACKS[defender].items()):
+            continue                                  # the defender has won
         if side == defender:
             move = strategy.get(state)
             if move is None:
-                return False
-            blocked = witness(state, {}, {s: attacker for s in fog_squares
-                                          if s not in BASES[attacker]})
-            for s in fog_squares:
-                if s in BASES[attacker]:
-                    blocked.stacks[s] = [0 if attacker == 0 else 6]   # a blocker of its own
+                return fail(f"no move at {state}")
+            blocked = witness(state, {}, {})
+            for s in range(N_SQUARES):                # a blocker on every square of the fog
+                if s not in inside and s not in fixed:
+                    blocked.stones[s] = attacker
             if move not in blocked.legal_moves():
-                return False
+                return fail(f"{move} is not legal in the blocked witness of {state}")
             child = blocked.clone()
             child.apply(move)
-            after = project(child)
-            children = [(after[0], state[1], attacker)]
+            if any(child.stacks[s] != blocked.stacks[s] or child.stones.get(s) != blocked.stones.get(s)
+                   for s in range(N_SQUARES) if s not in inside):
+                return fail(f"{move} leaves the region at {state}")
+            children = [(project(child)[0], state[1], attacker)]
         else:
             children = []
             for child in attacker_children(state):
                 if won(child):
-                    return False
+                    return fail(f"the attacker may complete from {state}")
                 children.append(project(child))
         for c in children:
             if c not in seen:
                 if len(seen) >= max_states:
-                    return False
+                    return fail("past max_states")
                 seen.add(c)
                 todo.append(c)
     return True
-
-
-def _played(pos: Position, moves) -> Iterable[Position]:
-    for m in moves:
-        child = pos.clone()
-        child.apply(m)
-        yield child
