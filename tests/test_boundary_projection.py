@@ -275,3 +275,13 @@ def test_solve_takes_a_projection_for_either_half():
     got = json.loads(res.output)
     assert (got["verdict"], got["draw_by"], got["holding"]) == (
         "draw", ["projection", "projection"], [4, 4])
+
+
+def test_play_defender_is_the_generated_result():
+    rng = random.Random(5)
+    for pos in _positions():
+        for region in _regions(rng):
+            proj = Projection(pos, pos.side, region)
+            cells = proj.project(pos)[0]
+            for move, after in proj.defender_moves(cells):
+                assert proj.play_defender(cells, move) == after

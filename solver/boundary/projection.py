@@ -330,6 +330,18 @@ class Projection:
                         pyramid(moved, s, k, True, (s0, t))
         return out
 
+    def play_defender(self, cells: Cells, move: Move) -> Cells:
+        """R's contents after a defender move that lies wholly in R."""
+        s0, s1, p0, p1 = move
+        new = list(cells)
+        idx = self.index
+        if s0 is not None:
+            new[idx[s0]], new[idx[s1]] = (), (self.dstone_code,)
+        top = new[idx[p0]][-1]
+        new[idx[p0]] = new[idx[p0]][:-1]
+        new[idx[p1]] = new[idx[p1]] + (top,)
+        return tuple(new)
+
     def _dlands(self, cl, t: int) -> bool:
         if t in self.abases:
             return False
@@ -405,7 +417,7 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
     ids: Dict[State, int] = {}
     states: List[State] = []
     parents: List[List[int]] = []
-    moves: List[Optional[List[Tuple[Move, State]]]] = []   # a defender's, in order
+    moves: List[Optional[List[Move]]] = []       # a defender's, in the order tried
     kids: List[Optional[List[int]]] = []
     choice = array("i")                  # the index of a defender's current move ...
     chosen = array("i")                  # ... and the id of its state
@@ -435,15 +447,17 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
     def choose(i: int) -> bool:
         """Defender state i's first move whose state is not lost; False if none."""
         ms, c = moves[i], choice[i]
+        cells, fog, _side = states[i]
         while c < len(ms):
-            j = ids.get(ms[c][1])
+            st = (proj.play_defender(cells, ms[c]), fog, attacker)
+            j = ids.get(st)
             if j is None or not bad[j]:
                 break
             c += 1
         choice[i] = c
         if c == len(ms):
             return False
-        j = intern(ms[c][1])
+        j = intern(st)
         chosen[i] = j
         parents[j].append(i)
         push(j)
@@ -506,7 +520,7 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
             def rank(n):
                 j = ids.get(found[n][1])
                 return (j is None or not queued[j], proj.wall(found[n][1][0]) < wall, n)
-            moves[i] = [found[n] for n in sorted(range(len(found)), key=rank)]
+            moves[i] = [found[n][0] for n in sorted(range(len(found)), key=rank)]
             if not choose(i):
                 mark(i)
     if bad[root]:
@@ -521,7 +535,7 @@ def prove_holding(position: Position, defender: int, region, *, max_states: int 
         if states[i][2] == defender:
             if not moves[i]:
                 continue                                # the defender has won
-            m, j = moves[i][choice[i]][0], chosen[i]
+            m, j = moves[i][choice[i]], chosen[i]
             strategy[states[i]] = m
             nxt = [j]
         else:
