@@ -224,9 +224,9 @@ def test_small_cases_agree_with_whole_positions():
     positions, passes the whole-position checker ``check_holding``; the proof search
     never finds such a defender lost; and where the whole-position holding set holds,
     the projection over the whole board does too (it is coarser only in the attacker's
-    moves, and it backtracks where the holding set does not): 18 of 18 when written."""
+    moves, and it backtracks where the holding set does not): 11 of 11 when written."""
     held = both = whole_only = 0
-    for pos in _small_cases(40):
+    for pos in _small_cases(24):
         search = Board.from_position(pos).search(max_depth=7, tt_mb=4)["result"]
         for defender in (0, 1):
             proof = prove_holding(pos, defender, tuple(BOARD), max_states=1_000)
@@ -242,8 +242,7 @@ def test_small_cases_agree_with_whole_positions():
                 both += whole
             else:
                 whole_only += whole
-    print("held", held, "both", both, "whole only", whole_only)
-    assert held >= 10 and both >= 5
+    assert held >= 10 and both >= 10 and whole_only <= 1
 
 
 def test_parse_region():
