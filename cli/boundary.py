@@ -98,12 +98,23 @@ def perft(depth, position, divide, reference, as_json):
 @click.option("--holding", type=click.IntRange(min=0), default=0, show_default=True,
               help="Where the search answers unknown, try a draw proof by closed holding sets "
                    "of at most this many positions per side (0: no).")
+@click.option("--projection", type=(click.Choice(["red", "green"]), str), multiple=True,
+              metavar="SIDE REGION",
+              help="Where the search answers unknown, prove SIDE never loses by a projection "
+                   "onto REGION (squares, e.g. 'a6 a5 b5 b6'); a draw needs both sides, each by "
+                   "a projection or by --holding.  May be given for each side.")
+@click.option("--projection-states", type=click.IntRange(min=1), default=200_000,
+              show_default=True, help="Abstract states a projection proof may explore.")
 @JSON_OPTION
-def solve(position, depth, node_limit, time_limit, table_mb, dfpn, holding, as_json):
+def solve(position, depth, node_limit, time_limit, table_mb, dfpn, holding, projection,
+          projection_states, as_json):
     """Prove won, lost or draw for the side to move, or say unknown (exit 0 for any answer)."""
+    from solver.boundary.projection import parse_region
     pos = parse_position(position)
+    regions = {("red", "green").index(side): parse_region(region) for side, region in projection}
     result = solve_endgame(pos, limits=Limits(node_limit, time_limit, table_mb), max_depth=depth,
-                           dfpn=dfpn, holding=holding)
+                           dfpn=dfpn, holding=holding, projection=regions,
+                           projection_states=projection_states)
     if as_json:
         _json(result.to_dict())
         return
@@ -115,8 +126,8 @@ def solve(position, depth, node_limit, time_limit, table_mb, dfpn, holding, as_j
         tail = f"; longest defence {result.line[0]}" if result.line else ""
         click.echo(f"lost: {side} loses in {f['plies']} plies{tail}")
     elif result.verdict == "draw":
-        how = (f" (holding sets of {f['holding'][0]} and {f['holding'][1]} positions)"
-               if f.get("holding") else "")
+        how = (f" (Red by {f['draw_by'][0]}, {f['holding'][0]}; Green by {f['draw_by'][1]}, "
+               f"{f['holding'][1]})" if f.get("draw_by") else "")
         click.echo(f"draw: neither side can force a win; {result.line[0]} holds it{how}")
     else:
         click.echo(f"unknown: no proof within the {result.limit} limit "

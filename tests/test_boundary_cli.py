@@ -100,7 +100,7 @@ def test_solve_json_keys_are_the_same_whatever_the_verdict():
     assert {"lost/None", "won/None", "unknown/nodes"} <= set(answers)
     keys = {tuple(out) for out in answers.values()}
     assert keys == {("game", "variant", "seed", "verdict", "limit", "nodes", "seconds", "line",
-                     "plies", "depth", "max_depth", "position", "holding")}
+                     "plies", "depth", "max_depth", "position", "holding", "draw_by")}
     for out in answers.values():
         assert {k: out[k] for k in CONTEXT} == CONTEXT
         assert out["verdict"] in ("won", "lost", "draw", "unknown")

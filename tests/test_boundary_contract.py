@@ -200,7 +200,7 @@ def test_solve_speaks_the_contract():
     assert unknown.fields["depth"] == unknown.fields["max_depth"] == 3
     for r in (lost, won, unknown):
         assert isinstance(r, Result) and r.verdict in VERDICTS and (r.limit is None or r.limit in LIMITS)
-        assert set(r.fields) == {"plies", "depth", "max_depth", "position", "holding"}
+        assert set(r.fields) == {"plies", "depth", "max_depth", "position", "holding", "draw_by"}
         assert r.nodes > 0 and r.fields["position"] == format_position(parse_position(r.fields["position"]))
 
 

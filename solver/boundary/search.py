@@ -22,7 +22,7 @@ nodes), kept for the kernel's tests.
 from __future__ import annotations
 
 import time
-from typing import List, Optional, Union
+from typing import Dict, List, Optional, Union
 
 from solver.cext.boundary import Board, _solve_dfpn
 from solver.boundary.notation import format_move, format_position, parse_position
@@ -62,7 +62,9 @@ def _kernel_search(pos: Position, *, max_depth: int, node_limit: int, time_limit
 
 
 def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
-          max_depth: int = DEFAULT_DEPTH, dfpn: bool = False, holding: int = 0) -> Result:
+          max_depth: int = DEFAULT_DEPTH, dfpn: bool = False, holding: int = 0,
+          projection: Optional[Dict[int, str]] = None,
+          projection_states: int = 200_000) -> Result:
     """Prove the value of ``position`` for the side to move, within ``limits``.
 
     Limits (None parts take :data:`DEFAULT_LIMITS`): ``node_limit`` bounds the
@@ -91,6 +93,14 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
     re-checked by the reference rules; outside the time limit: bounded by positions).
     A draw found so has ``line`` the side to move's holding move and field ``holding``
     the two sets' sizes (Red's, Green's); the field is None otherwise.
+
+    ``projection``: {side: region}; where the search answers unknown, that side's half
+    of the draw is tried by a projection proof over the region instead
+    (:mod:`solver.boundary.projection`, at most ``projection_states`` abstract states,
+    re-checked by ``check_projection``); a side without a region needs ``holding``.
+    Field ``draw_by`` names each side's proof (``projection`` or ``holding``) of a draw
+    found so, and ``holding`` then gives its set's size (held abstract states for a
+    projection); None otherwise.
     """
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
         raise InputError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {max_depth!r}")
@@ -102,7 +112,7 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
     t0 = time.perf_counter()
     deadline = t0 + lim.time_limit if lim.time_limit else None
     fields = {"plies": None, "depth": 0, "max_depth": max_depth, "position": format_position(pos),
-              "holding": None}
+              "holding": None, "draw_by": None}
     try:
         out = _kernel_search(pos, max_depth=max_depth, node_limit=lim.node_limit or 0,
                              time_limit=lim.time_limit or 0.0, tt_mb=tt_mb, dfpn=dfpn)
@@ -112,9 +122,9 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
     nodes = int(out["nodes"])
     fields["depth"] = out["depth"]
     if verdict == "unknown":
-        draw = _holding_draw(pos, holding) if holding > 0 else None
+        draw = _draw_proof(pos, holding, projection or {}, projection_states)
         if draw is not None:
-            fields["holding"] = draw[1]
+            fields["holding"], fields["draw_by"] = draw[1], draw[2]
             return Result("draw", nodes=nodes, seconds=time.perf_counter() - t0,
                           line=[format_move(draw[0])], fields=fields)
         limit = {"nodes": "nodes", "time": "time", "depth": "nodes"}[out["limit"]]
@@ -130,20 +140,36 @@ def solve(position: Union[str, Position], *, limits: Optional[Limits] = None,
     return Result(verdict, nodes=nodes, seconds=time.perf_counter() - t0, line=line, fields=fields)
 
 
-def _holding_draw(pos: Position, cap: int):
-    """(the side to move's holding move, [Red's set size, Green's]) when both sides have a
-    closed holding set of at most ``cap`` positions, each passing the reference check;
-    else None.  Both sets together prove the draw (docs/boundary.md)."""
+def _draw_proof(pos: Position, cap: int, projection: Dict[int, str], states: int):
+    """(the side to move's holding move, [Red's set size, Green's], [Red's proof, Green's])
+    when each side is proven never to lose: by a projection over its region in
+    ``projection`` (re-checked by ``check_projection``), else by a closed holding set of
+    at most ``cap`` positions (re-checked by ``check_holding``); else None.  The two
+    halves together prove the draw (docs/boundary.md)."""
     from solver.boundary.holding import check_holding, holding_set
-    sizes, move = [], None
+    from solver.boundary.projection import Projection, check_projection, prove_holding
+    sizes, kinds, move = [], [], None
     for defender in (0, 1):
-        out = holding_set(pos, defender, max_positions=cap)
-        if out.verdict != "holds" or not check_holding(pos, defender, out.strategy, cap + 1):
+        if defender in projection:
+            out = prove_holding(pos, defender, projection[defender], max_states=states)
+            if out.verdict != "holds" or not check_projection(pos, defender, out.region,
+                                                              out.strategy):
+                return None
+            sizes.append(out.held)
+            kinds.append("projection")
+            mine = out.strategy.get(Projection(pos, defender, out.region).project(pos))
+        elif cap > 0:
+            out = holding_set(pos, defender, max_positions=cap)
+            if out.verdict != "holds" or not check_holding(pos, defender, out.strategy, cap + 1):
+                return None
+            sizes.append(out.positions)
+            kinds.append("holding")
+            mine = out.strategy.get(pos.key())
+        else:
             return None
-        sizes.append(out.positions)
         if defender == pos.side:
-            move = out.strategy.get(pos.key())
-    return (move, sizes) if move is not None else None
+            move = mine
+    return (move, sizes, kinds) if move is not None else None
 
 
 def _extend_line(pos: Position, first, verdict: str, plies: int, line: List[str], lim: Limits,
