@@ -12,10 +12,12 @@ pieces somewhere else (squares outside R are *fog*).
 - The attacker's moves are **over-approximated** (:meth:`Projection.attacker_moves`):
   anything a real move could do to R.  A fog square may hold anything, so it never
   blocks a path; an attacker piece in the fog may enter R on any square a straight
-  line from a fog square reaches over empty squares of R; a stone move lets the
-  pyramid move any distance 1-5 and cross (the stone's distance is not tied to the
-  pyramid's, the two-in-each-world rule is ignored for the attacker).  Giving the
-  attacker more moves keeps the proof sound.
+  line from a fog square reaches over empty squares of R; after a stone move the
+  pyramid moves the stone's distance where that distance is known (a stone in the
+  fog may have moved any distance), and the two-in-each-world rule is checked with
+  every fogged pyramid counted in each world, so it refuses only moves that are
+  illegal in every concretisation.  Giving the attacker more moves keeps the proof
+  sound.
 - The defender's moves are **under-approximated** (:meth:`Projection.defender_moves`):
   only moves whose every square (path, landing, the stone's too) lies in R, so that
   their legality (empty squares, stacking on the mover's own base, the top of a stack,
