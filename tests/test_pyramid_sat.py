@@ -84,12 +84,24 @@ ALL = dict(order=True, count=True, tree=True)
 def test_reach_agrees_with_brute_force_from_random_positions(variant):
     """The solver's answer is brute force's (:func:`_agreement`) with all the redundant
     clauses (the counts, the order of independent moves, the anchor tree) and the two
-    optional counts (the hubs' room, the square room), with the square room alone, with
-    neither, and with none of the redundant clauses."""
-    ways = (dict(ALL, room=True, squares=True), dict(ALL, squares=True), dict(ALL),
+    optional counts (the hubs' room, the square room), with the square room and the
+    lexicographic order of moves, with neither, and with none of the redundant clauses."""
+    ways = (dict(ALL, room=True, squares=True), dict(ALL, squares=True, lex=True), dict(ALL),
             dict(order=False, count=False, tree=False))
     checked = _agreement(variant, ways)
     assert checked["sat"] > 10 and checked["unsat"] > 3, checked
+
+
+def test_the_agreement_catches_a_move_put_first_too_soon(monkeypatch):
+    """The harness can fail on the order of moves too: with "playable at step ``t``"
+    taking a tile drawn one step later (a deliberate bug, ``Encoding._lex_order``'s
+    ``early``), some position that brute force plays on is answered ``unsat``."""
+    from solver.pyramid import sat
+
+    honest = sat.Encoding._lex_order
+    monkeypatch.setattr(sat.Encoding, "_lex_order", lambda self, fixed: honest(self, fixed, early=1))
+    with pytest.raises(AssertionError):
+        _agreement("continuous", (dict(ALL, lex=True),))
 
 
 def test_the_agreement_catches_a_square_room_one_too_small(monkeypatch):
@@ -118,6 +130,9 @@ def test_reach_agrees_with_the_exact_search_from_the_start(variant):
         if checked < 2:         # Kissat, one call (the bench's portfolio), the same answers
             assert reach(deal, deepest, variant=variant, solver="kissat404").status == "sat", seed
             assert reach(deal, deepest + 1, variant=variant, solver="kissat404").status == "unsat", seed
+        if checked < 4:         # the lexicographic order of moves, after the board's symmetry
+            assert reach(deal, deepest, variant=variant, lex=True).status == "sat", seed
+            assert reach(deal, deepest + 1, variant=variant, lex=True).status == "unsat", seed
         checked += 1
     assert checked >= 5
 

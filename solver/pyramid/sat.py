@@ -130,7 +130,8 @@ class Encoding:
 
     def __init__(self, kinds: Sequence[int], k: int, *, variant: str = "continuous",
                  prefix: Sequence[Tuple[int, int]] = (), order: bool = True,
-                 count: bool = True, tree: bool = True, room: bool = False, squares: bool = False):
+                 count: bool = True, tree: bool = True, room: bool = False, squares: bool = False,
+                 lex: bool = False):
         """``kinds``: the deal's kinds in order; ``prefix``: (kind, position)
         moves fixed as the first steps (they must be legal); ``room``: the hubs'
         room as a count (:meth:`_room`, with the tree only; off: it did not pay,
@@ -277,7 +278,9 @@ class Encoding:
         if tree:
             self._anchor_tree(u, fit)
         turned = len(prefix) <= 1 and k >= 2     # the board's symmetry is broken below
-        if order:
+        if order and lex:
+            self._lex_order(3 if turned else len(prefix))
+        elif order:
             self._canonical_order(3 if turned else len(prefix))
         # the prefix, as fixed steps (each kind's earliest unplaced tile)
         used = {kd: 0 for kd in by_kind}
@@ -326,6 +329,54 @@ class Encoding:
                     if a:
                         clause.append(a)
                     add(clause)
+
+    def _lex_order(self, fixed: int, early: int = 0) -> None:
+        """A move that could have been played earlier is no smaller than the move
+        played then (the lexicographic normal form of the order of moves; it
+        implies :meth:`_canonical_order`'s pairs, which is the case of one step).
+
+        ``D[q][t]``: ``q`` is filled after step ``t`` but was playable at ``t``: its
+        tile drawn by then (index at most ``t + 8``), an anchor of it (``a[q][n]``)
+        filled before ``t``, and above level 1 the position below and that
+        position's sides filled before ``t``.  Then the position of step ``t`` is
+        lower than ``q``.  Sound: moving such a ``q`` to step ``t`` keeps the line
+        legal (the moves between stay open, anchored and in the reserves, one step
+        later, the board after ``q``'s old step is the same) and makes the sequence
+        of positions lexicographically smaller when ``q`` is the lower; so the
+        least line of the ones that such moves join (tiles renamed by kind in
+        drawing order, which keeps the positions) has no such ``q`` at any step
+        from ``fixed`` on, and it is a model with ``a`` every fitting neighbour
+        filled earlier and ``D`` the truth.  ``D`` is only forced true.  ``early``:
+        steps by which a tile counts as drawn too soon (only the tests' deliberate
+        bug: 1 is unsound, and the brute-force agreement must notice).
+        """
+        add, k, var, f = self.clauses.append, self.k, self.pool.id, self.f
+        for t in range(max(fixed, 1), k - 1):
+            for q in self.live:
+                if q == START or f(q, k - 1) is None:
+                    continue
+                drawn = var(("L", q, t))
+                for i in self.tiles:
+                    if i <= t + RESERVE_SLOTS - 1 + early:
+                        add([-self.x[i, q], drawn])
+                anchored = var(("A", q, t))
+                for n in (*SIDES[q], BELOW[q]):
+                    a = None if n is None else self.pool.obj2id.get(("a", q, n))
+                    before = None if n is None else f(n, t - 1)
+                    if a and before is not None:
+                        add([-a, -before, anchored])
+                below = BELOW[q]
+                needs = [] if below is None else [below, *SIDES[below]]
+                befores = [f(r, t - 1) for r in needs]
+                if any(b is None for b in befores):
+                    continue                     # not open at t
+                late = var(("D", q, t))
+                now = f(q, t)
+                add([-drawn, -anchored, -f(q, k - 1)] + [-b for b in befores]
+                    + ([now] if now is not None else []) + [late])
+                for p in self.live:
+                    if p > q and (p, t) in self.new:
+                        add([-late, -self.new[p, t]])
 
     def _anchor_tree(self, u, fit) -> None:
         """Each placed tile but the first has an anchor *tile*, and a tile anchors
@@ -587,7 +638,7 @@ class Encoding:
 def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
           time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
           solver: str = "cadical195", order: bool = True, count: bool = True,
-          tree: bool = True, room: bool = False, squares: bool = False,
+          tree: bool = True, room: bool = False, squares: bool = False, lex: bool = False,
           options: Optional[Dict[str, int]] = None) -> Reach:
     """Is there a legal line of ``k`` moves (starting with ``prefix``)?
 
@@ -605,7 +656,7 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     kinds = deal_kinds(deal)
     pre = [(TILES[m.tile].kind, m.pos) for m in prefix]
     enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree, room=room,
-                   squares=squares)
+                   squares=squares, lex=lex)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     with _solver(solver, enc.clauses, options) as s:
         if time_limit is None and conflict_limit is None:
@@ -680,7 +731,7 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
                 conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
                 solver: str = "cadical195", log=None, options: Optional[Dict[str, int]] = None,
                 crowded: bool = False, room: bool = False, squares: bool = False, rotate: bool = False,
-                order: bool = True, proof=None) -> Reach:
+                order: bool = True, lex: bool = False, proof=None) -> Reach:
     """:func:`reach` by cube and conquer on one incremental solver (its learned
     clauses serve every cube): a cube per kind of the first tile (the first tile
     of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
@@ -696,7 +747,8 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     ``squares``: :meth:`Encoding._square_room`'s (off: it did not pay either).
     ``rotate``: a cube left undecided goes to the back of the queue (the others
     are asked first, their learned clauses then serve it), not straight back in.
-    ``order``: :meth:`Encoding._canonical_order` (off only for the figures).
+    ``order``: :meth:`Encoding._canonical_order` (off only for the figures);
+    ``lex``: :meth:`Encoding._lex_order` instead.
     ``proof``: None, or a maker of a proof trace called with the solver and the
     encoding (``satproof.ProofTrace.of_encoding``): CaDiCaL then writes its proof,
     and an ``unsat`` answer keeps the trace in ``proof`` (:mod:`solver.pyramid.satproof`
@@ -705,7 +757,7 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
-    enc = Encoding(deal_kinds(deal), k, variant=variant, room=room, squares=squares, order=order)
+    enc = Encoding(deal_kinds(deal), k, variant=variant, room=room, squares=squares, order=order, lex=lex)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     seen, queue = set(), []
     split = enc.split + ([l for l in enc.crowded if l not in enc.split] if crowded else [])
