@@ -26,7 +26,12 @@ before it), printing what the SAT stage and the tail search were given and did.
 ``--workers 1`` runs its chunks here too).
 Options anywhere among the arguments: ``--solver=NAME`` (a PySAT solver),
 ``--NAME=INT`` (a CaDiCaL parameter, e.g. ``--stabilize=0``), ``--crowded`` (``cc``: split
-on the crowded hubs' literals too), ``--room`` (``cc``: the hubs' room as counts).
+on the crowded hubs' literals too), ``--room`` (``cc``, ``reach``: the hubs' room as counts),
+``--squares`` (``cc``, ``reach``: the square room, a tile's anchored tiles at most the
+squares around it empty when it went down), ``--rotate`` and ``--cube=N`` (``cc``: an
+undecided cube goes to the back of the queue; N conflicts a cube at first), ``--no-order``
+(``cc``, ``reach``: without the order of independent moves), ``--lex`` (``cc``, ``reach``:
+the lexicographic order of moves instead).
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -72,8 +77,12 @@ def _options(argv):
     for a in argv:
         if a.startswith("--solver="):
             solver = a.split("=", 1)[1]
-        elif a in ("--crowded", "--room"):
+        elif a in ("--crowded", "--room", "--squares", "--rotate", "--lex"):
             extra[a[2:]] = True
+        elif a == "--no-order":
+            extra["order"] = False
+        elif a.startswith("--cube="):
+            extra["cube_conflicts"] = int(a.split("=", 1)[1])
         elif a.startswith("--"):
             name, value = a[2:].split("=")
             options[name] = int(value)
@@ -111,7 +120,8 @@ def main(argv) -> None:
     if mode == "reach":
         for seed in map(int, argv[4:]):
             for k in map(int, argv[3].split(",")):
-                r = reach(deal_from_seed(seed), k, variant=variant, time_limit=seconds, **how)
+                r = reach(deal_from_seed(seed), k, variant=variant, time_limit=seconds, **how,
+                          **{n: v for n, v in extra.items() if n in ("room", "squares", "order", "lex")})
                 print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                       f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)),
                       f"load {_load()}", flush=True)

@@ -47,15 +47,13 @@ def _lost_deals(variant, seeds):
             yield seed, r.deepest
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_reach_agrees_with_brute_force_from_random_positions(variant):
+def _agreement(variant, ways, seeds=range(1, 110)):
     """From positions a few moves before a short lost deal's lines die (a prefix played
-    at random), the solver's answer for each K is brute force's, with and without the
-    redundant clauses (the counts, the order of independent moves, the anchor tree and
-    the hubs' room), and with all but the hubs' room as a count."""
+    at random), each K's answer under each of ``ways`` (keyword arguments of ``reach``)
+    against brute force's: the first disagreement raises (AssertionError)."""
     rnd = random.Random(14)
     checked = {"sat": 0, "unsat": 0}
-    for seed, deepest in _lost_deals(variant, range(1, 110)):
+    for seed, deepest in _lost_deals(variant, seeds):
         if deepest < 5:
             continue
         deal = deal_from_seed(seed)
@@ -70,14 +68,52 @@ def test_reach_agrees_with_brute_force_from_random_positions(variant):
             more = _longest(state, 4, {})
             for k in range(m + 1, m + min(more + 1, 4) + 1):
                 expect = "sat" if k - m <= more else "unsat"
-                for extra, room in ((True, True), (True, False), (False, False)):
-                    r = reach(deal, k, variant=variant, prefix=state.history, order=extra, count=extra,
-                              tree=extra, room=room)
-                    assert r.status == expect, (seed, [str(x) for x in state.history], k, extra, room)
+                for way in ways:
+                    r = reach(deal, k, variant=variant, prefix=state.history, **way)
+                    assert r.status == expect, (seed, [str(x) for x in state.history], k, way)
                     if r.status == "sat":
                         assert _kinds(r.line[:m]) == _kinds(state.history)
                 checked[expect] += 1
+    return checked
+
+
+ALL = dict(order=True, count=True, tree=True)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_reach_agrees_with_brute_force_from_random_positions(variant):
+    """The solver's answer is brute force's (:func:`_agreement`) with all the redundant
+    clauses (the counts, the order of independent moves, the anchor tree) and the two
+    optional counts (the hubs' room, the square room), with the square room and the
+    lexicographic order of moves, with neither, and with none of the redundant clauses."""
+    ways = (dict(ALL, room=True, squares=True), dict(ALL, squares=True, lex=True), dict(ALL),
+            dict(order=False, count=False, tree=False))
+    checked = _agreement(variant, ways)
     assert checked["sat"] > 10 and checked["unsat"] > 3, checked
+
+
+def test_the_agreement_catches_a_move_put_first_too_soon(monkeypatch):
+    """The harness can fail on the order of moves too: with "playable at step ``t``"
+    taking a tile drawn one step later (a deliberate bug, ``Encoding._lex_order``'s
+    ``early``), some position that brute force plays on is answered ``unsat``."""
+    from solver.pyramid import sat
+
+    honest = sat.Encoding._lex_order
+    monkeypatch.setattr(sat.Encoding, "_lex_order", lambda self, fixed: honest(self, fixed, early=1))
+    with pytest.raises(AssertionError):
+        _agreement("continuous", (dict(ALL, lex=True),))
+
+
+def test_the_agreement_catches_a_square_room_one_too_small(monkeypatch):
+    """The harness can fail: with the square room made one smaller than the squares
+    around a tile (a deliberate bug, ``Encoding._square_room``'s ``spare``), some
+    position that brute force plays on is answered ``unsat``."""
+    from solver.pyramid import sat
+
+    honest = sat.Encoding._square_room
+    monkeypatch.setattr(sat.Encoding, "_square_room", lambda self, held: honest(self, held, spare=1))
+    with pytest.raises(AssertionError):
+        _agreement("continuous", (dict(ALL, squares=True),))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -94,6 +130,9 @@ def test_reach_agrees_with_the_exact_search_from_the_start(variant):
         if checked < 2:         # Kissat, one call (the bench's portfolio), the same answers
             assert reach(deal, deepest, variant=variant, solver="kissat404").status == "sat", seed
             assert reach(deal, deepest + 1, variant=variant, solver="kissat404").status == "unsat", seed
+        if checked < 4:         # the lexicographic order of moves, after the board's symmetry
+            assert reach(deal, deepest, variant=variant, lex=True).status == "sat", seed
+            assert reach(deal, deepest + 1, variant=variant, lex=True).status == "unsat", seed
         checked += 1
     assert checked >= 5
 
@@ -103,7 +142,8 @@ def test_cubes_agree_with_the_exact_search(variant):
     """Cube and conquer (one conflict a cube, so that cubes are split on the hubs' literals
     where there are some, and asked again) answers as the exact search on lost deals: the longest line's
     length sat, one more unsat (on four of them also split on the crowded hubs, with the room
-    count); and a won deal is never unsat."""
+    count and the square room, an undecided cube sent to the back of the queue); and a won
+    deal is never unsat."""
     checked = 0
     for seed, deepest in _lost_deals(variant, range(1, 120)):
         if deepest < 2:
@@ -111,9 +151,10 @@ def test_cubes_agree_with_the_exact_search(variant):
         deal = deal_from_seed(seed)
         assert reach_cubes(deal, deepest, variant=variant, cube_conflicts=1).status == "sat", seed
         assert reach_cubes(deal, deepest + 1, variant=variant, cube_conflicts=1).status == "unsat", seed
-        if checked < 4:         # the options that did not pay: split on crowded hubs, the room count
+        if checked < 4:         # the options that did not pay: crowded hubs, the counts, rotation
             for k, expect in ((deepest, "sat"), (deepest + 1, "unsat")):
-                r = reach_cubes(deal, k, variant=variant, cube_conflicts=1, crowded=True, room=True)
+                r = reach_cubes(deal, k, variant=variant, cube_conflicts=1, crowded=True, room=True,
+                                squares=True, rotate=True)
                 assert r.status == expect, (seed, k)
         checked += 1
     assert checked >= 5

@@ -130,7 +130,8 @@ class Encoding:
 
     def __init__(self, kinds: Sequence[int], k: int, *, variant: str = "continuous",
                  prefix: Sequence[Tuple[int, int]] = (), order: bool = True,
-                 count: bool = True, tree: bool = True, room: bool = False):
+                 count: bool = True, tree: bool = True, room: bool = False, squares: bool = False,
+                 lex: bool = False):
         """``kinds``: the deal's kinds in order; ``prefix``: (kind, position)
         moves fixed as the first steps (they must be legal); ``room``: the hubs'
         room as a count (:meth:`_room`, with the tree only; off: it did not pay,
@@ -139,6 +140,7 @@ class Encoding:
         from pysat.formula import IDPool
 
         self.k, self.kinds, self.variant, self.room = k, list(kinds), variant, room
+        self.squares = squares
         self.prefix = list(prefix)
         self.split: List[int] = []
         self.crowded: List[int] = []
@@ -276,7 +278,9 @@ class Encoding:
         if tree:
             self._anchor_tree(u, fit)
         turned = len(prefix) <= 1 and k >= 2     # the board's symmetry is broken below
-        if order:
+        if order and lex:
+            self._lex_order(3 if turned else len(prefix))
+        elif order:
             self._canonical_order(3 if turned else len(prefix))
         # the prefix, as fixed steps (each kind's earliest unplaced tile)
         used = {kd: 0 for kd in by_kind}
@@ -326,6 +330,54 @@ class Encoding:
                         clause.append(a)
                     add(clause)
 
+    def _lex_order(self, fixed: int, early: int = 0) -> None:
+        """A move that could have been played earlier is no smaller than the move
+        played then (the lexicographic normal form of the order of moves; it
+        implies :meth:`_canonical_order`'s pairs, which is the case of one step).
+
+        ``D[q][t]``: ``q`` is filled after step ``t`` but was playable at ``t``: its
+        tile drawn by then (index at most ``t + 8``), an anchor of it (``a[q][n]``)
+        filled before ``t``, and above level 1 the position below and that
+        position's sides filled before ``t``.  Then the position of step ``t`` is
+        lower than ``q``.  Sound: moving such a ``q`` to step ``t`` keeps the line
+        legal (the moves between stay open, anchored and in the reserves, one step
+        later, the board after ``q``'s old step is the same) and makes the sequence
+        of positions lexicographically smaller when ``q`` is the lower; so the
+        least line of the ones that such moves join (tiles renamed by kind in
+        drawing order, which keeps the positions) has no such ``q`` at any step
+        from ``fixed`` on, and it is a model with ``a`` every fitting neighbour
+        filled earlier and ``D`` the truth.  ``D`` is only forced true.  ``early``:
+        steps by which a tile counts as drawn too soon (only the tests' deliberate
+        bug: 1 is unsound, and the brute-force agreement must notice).
+        """
+        add, k, var, f = self.clauses.append, self.k, self.pool.id, self.f
+        for t in range(max(fixed, 1), k - 1):
+            for q in self.live:
+                if q == START or f(q, k - 1) is None:
+                    continue
+                drawn = var(("L", q, t))
+                for i in self.tiles:
+                    if i <= t + RESERVE_SLOTS - 1 + early:
+                        add([-self.x[i, q], drawn])
+                anchored = var(("A", q, t))
+                for n in (*SIDES[q], BELOW[q]):
+                    a = None if n is None else self.pool.obj2id.get(("a", q, n))
+                    before = None if n is None else f(n, t - 1)
+                    if a and before is not None:
+                        add([-a, -before, anchored])
+                below = BELOW[q]
+                needs = [] if below is None else [below, *SIDES[below]]
+                befores = [f(r, t - 1) for r in needs]
+                if any(b is None for b in befores):
+                    continue                     # not open at t
+                late = var(("D", q, t))
+                now = f(q, t)
+                add([-drawn, -anchored, -f(q, k - 1)] + [-b for b in befores]
+                    + ([now] if now is not None else []) + [late])
+                for p in self.live:
+                    if p > q and (p, t) in self.new:
+                        add([-late, -self.new[p, t]])
+
     def _anchor_tree(self, u, fit) -> None:
         """Each placed tile but the first has an anchor *tile*, and a tile anchors
         at most 4 others, 5 when it is the first or stands above level 1.
@@ -374,14 +426,17 @@ class Encoding:
                     near = [self.x[j, q] for q in (*SIDES[p], BELOW[p]) if q is not None and (j, q) in self.x]
                     add([-b, -self.x[i, p]] + near)
             add([-placed, self.x[i, START]] + choices)
+        held: Dict[int, List[Optional[int]]] = {}      # tile: its counter of anchored tiles
         for j in self.tiles:
             anchored = [self.pool.obj2id[("b", i, j)] for i in self.tiles if ("b", i, j) in self.pool.obj2id]
             self.anchors[j] = len(anchored)
+            if self.squares and anchored:
+                held[j] = self._counts(anchored, min(len(anchored), 6))
             if len(anchored) < 4:
                 continue
             # a full tile: all its neighbours that were empty when it went down are
             # filled (by the tiles it anchors), which the squares' clauses then follow
-            counts = self._counts(anchored, min(len(anchored), 6))
+            counts = held.get(j) or self._counts(anchored, min(len(anchored), 6))
             four = counts[4]
             for p in self.live:
                 if POSITIONS[p].level == 1 and p != START:
@@ -397,7 +452,53 @@ class Encoding:
             add([-five, self.x[j, START]] + [self.x[j, p] for p in upper])
             for p in upper:                 # a fifth only with all four sides empty
                 add([-five, -self.x[j, p], -beside[p]])
+        if self.squares:
+            self._square_room(held)
         self._hubs(u, fit, first_of)
+
+    def _square_room(self, held: Dict[int, List[Optional[int]]], spare: int = 0) -> None:
+        """A tile anchors at most the squares around it that were empty when it
+        went down and are filled later: the square bound's room of a square
+        (docs/pyramid.md, "The square room as clauses").
+
+        ``e[q][p]``: ``p`` is filled and its neighbour ``q`` (a side or the top)
+        is not filled after it (before it, or never within the ``k`` moves);
+        ``r[p][m]``: at least ``m`` such ``q``.  A tile ``j`` on ``p`` that
+        anchors ``c`` tiles leaves at most ``n - c`` of ``p``'s ``n`` live
+        neighbours so.  Sound: the tiles ``j`` anchors (``b[i][j]``) stand on
+        distinct positions (one tile a position), each a side or the top of
+        ``p`` (``b``'s position clause) and placed after ``j`` (``b``'s step
+        clause); so each is a neighbour filled after ``p``.  ``e`` is only
+        forced true (it appears negated in the bound), which a real line's
+        truth satisfies.  The anchor tree's counts were 4 and 5 whatever the
+        square; on level 1 a tile with two sides filled before it holds at most
+        3, on an edge fewer: a pigeonhole resolution finds case by case.
+        ``spare``: squares taken from every room (only the tests' deliberate bug: 1
+        is unsound, and the brute-force agreement must notice).
+        """
+        add, k, var, f = self.clauses.append, self.k, self.pool.id, self.f
+        live = set(self.live)
+        for p in self.live:
+            around = [q for q in (*SIDES[p], ABOVE[p]) if q is not None and q in live]
+            lits = []
+            for q in around:
+                e = var(("e", q, p))
+                lits.append(e)
+                add([-f(p, k - 1), f(q, k - 1), e])            # never filled
+                if q != ABOVE[p]:                                # filled before p
+                    for t in range(EARLIEST[p], k):
+                        before = f(q, t - 1)
+                        if before is not None:
+                            add([-self.new[p, t], -before, e])
+            r = self._counts(lits, len(lits)) if lits else [None]
+            for j, counts in held.items():
+                if (j, p) not in self.x:
+                    continue
+                for c in range(1, len(counts)):
+                    if counts[c] is None:
+                        continue
+                    m = len(around) - c + 1 - spare      # this many not filled after: room < c
+                    add([-counts[c], -self.x[j, p]] + ([-r[m]] if m >= 1 else []))
 
     def _hubs(self, u, fit, first_of) -> None:
         """Room around rare kinds: the tiles that fit only the tiles of one or two
@@ -537,7 +638,8 @@ class Encoding:
 def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
           time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
           solver: str = "cadical195", order: bool = True, count: bool = True,
-          tree: bool = True, room: bool = False, options: Optional[Dict[str, int]] = None) -> Reach:
+          tree: bool = True, room: bool = False, squares: bool = False, lex: bool = False,
+          options: Optional[Dict[str, int]] = None) -> Reach:
     """Is there a legal line of ``k`` moves (starting with ``prefix``)?
 
     ``time_limit``: CPU seconds of this thread (what the searches' limit counts),
@@ -553,7 +655,8 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     start = time.thread_time()
     kinds = deal_kinds(deal)
     pre = [(TILES[m.tile].kind, m.pos) for m in prefix]
-    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree, room=room)
+    enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree, room=room,
+                   squares=squares, lex=lex)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     with _solver(solver, enc.clauses, options) as s:
         if time_limit is None and conflict_limit is None:
@@ -627,7 +730,8 @@ def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
 def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: Optional[float] = None,
                 conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
                 solver: str = "cadical195", log=None, options: Optional[Dict[str, int]] = None,
-                crowded: bool = False, room: bool = False, proof=None) -> Reach:
+                crowded: bool = False, room: bool = False, squares: bool = False, rotate: bool = False,
+                order: bool = True, lex: bool = False, proof=None) -> Reach:
     """:func:`reach` by cube and conquer on one incremental solver (its learned
     clauses serve every cube): a cube per kind of the first tile (the first tile
     of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
@@ -639,7 +743,12 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     ``time_limit``, ``conflict_limit``: as :func:`reach`'s, for all the cubes.
     ``log``: called with (cube, answer, conflicts) for the figures.
     ``crowded``: split also on :attr:`Encoding.crowded`, after :attr:`Encoding.split`;
-    ``room``: :meth:`Encoding._room`'s counts (both off by default: they did not pay).
+    ``room``: :meth:`Encoding._room`'s counts (both off by default: they did not pay);
+    ``squares``: :meth:`Encoding._square_room`'s (off: it did not pay either).
+    ``rotate``: a cube left undecided goes to the back of the queue (the others
+    are asked first, their learned clauses then serve it), not straight back in.
+    ``order``: :meth:`Encoding._canonical_order` (off only for the figures);
+    ``lex``: :meth:`Encoding._lex_order` instead.
     ``proof``: None, or a maker of a proof trace called with the solver and the
     encoding (``satproof.ProofTrace.of_encoding``): CaDiCaL then writes its proof,
     and an ``unsat`` answer keeps the trace in ``proof`` (:mod:`solver.pyramid.satproof`
@@ -648,7 +757,7 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
-    enc = Encoding(deal_kinds(deal), k, variant=variant, room=room)
+    enc = Encoding(deal_kinds(deal), k, variant=variant, room=room, squares=squares, order=order, lex=lex)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     seen, queue = set(), []
     split = enc.split + ([l for l in enc.crowded if l not in enc.split] if crowded else [])
@@ -677,7 +786,9 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
             if answer is None:
                 used = {abs(l) for l in cube}
                 nxt = next((l for l in split if l not in used), None)
-                if nxt is None:
+                if nxt is None and rotate:
+                    queue.append((cube, 2 * budget))
+                elif nxt is None:
                     queue.insert(0, (cube, 2 * budget))
                 else:
                     queue[:0] = [(cube + [nxt], budget), (cube + [-nxt], budget)]
