@@ -111,6 +111,9 @@ def solve(position, depth, node_limit, time_limit, table_mb, dfpn, holding, proj
     """Prove won, lost or draw for the side to move, or say unknown (exit 0 for any answer)."""
     from solver.boundary.projection import parse_region
     pos = parse_position(position)
+    sides = [side for side, _ in projection]
+    if len(set(sides)) < len(sides):
+        raise InputError("--projection may be given once for each side, not twice for one")
     regions = {("red", "green").index(side): parse_region(region) for side, region in projection}
     result = solve_endgame(pos, limits=Limits(node_limit, time_limit, table_mb), max_depth=depth,
                            dfpn=dfpn, holding=holding, projection=regions,

@@ -274,6 +274,11 @@ def test_solve_takes_a_projection_for_either_half():
     got = json.loads(res.output)
     assert (got["verdict"], got["draw_by"], got["holding"]) == (
         "draw", ["projection", "projection"], [4, 4])
+    for bad in (["--projection", "red", AROUND, "--projection", "red", "a1"],   # one side twice
+                ["--projection", "red", "a1 z9"], ["--projection", "red", ""]):
+        res = CliRunner().invoke(solver.cli.main.solve, [
+            "boundary", "solve", "--position", DRAWN, "--depth", "3", *bad])
+        assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
 
 
 def test_play_defender_is_the_generated_result():
