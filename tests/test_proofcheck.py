@@ -146,6 +146,23 @@ def test_a_lost_deal_checked_through_the_stage_both_checkers():
     r.proof.close()
 
 
+def test_a_proof_is_written_without_elimination_or_substitution(monkeypatch):
+    """A solver that keeps a proof runs with ``PROOF_OPTIONS`` (a cube's assumption on a
+    variable CaDiCaL eliminated or substituted restores clauses the checker cannot
+    follow: Continuous 764002 at 24 moves); a caller's own option still wins, and a
+    solver without a proof keeps CaDiCaL's defaults."""
+    from pysat.solvers import Cadical195
+
+    from solver.pyramid import sat
+
+    seen = []
+    monkeypatch.setattr(Cadical195, "configure", lambda self, options: seen.append(dict(options)))
+    for options, with_proof in ((None, True), ({"elim": 1}, True), (None, False)):
+        with sat._solver("cadical195", [[1, 2], [-1, 2]], options, with_proof=with_proof) as s:
+            assert s.solve()
+    assert seen == [{"elim": 0, "decompose": 0}, {"elim": 1, "decompose": 0}]
+
+
 def _cubes_traced(cnf, cubes):
     """One incremental CaDiCaL over ``cubes`` (all unsat), its proof kept as the stage keeps it."""
     from pysat.solvers import Solver

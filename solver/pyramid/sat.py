@@ -672,12 +672,26 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     return out
 
 
+PROOF_OPTIONS = {"elim": 0, "decompose": 0}
+"""CaDiCaL's options when it writes a proof to be checked: no variable elimination
+and no substitution of equivalent literals.  A cube's assumption on a variable
+that CaDiCaL had eliminated or substituted makes it restore the clauses it took
+out, and those restored clauses enter the proof as lemmas that need not follow
+from the clauses held (they were deleted): Continuous 764002's proof at 24 moves,
+whose cubes split on the hubs' literals, failed the check at one lemma with both
+on and with elimination alone off, and is checked with both off (1,815,340
+lemmas; docs/pyramid.md, "The proofs of 764002 and 559633")."""
+
+
 def _solver(name: str, clauses, options: Optional[Dict[str, int]], *, with_proof: bool = False):
     """A PySAT solver with the clauses, CaDiCaL's ``options`` set before they go in
-    (``with_proof``: CaDiCaL writes its proof from the start, for :mod:`satproof`)."""
+    (``with_proof``: CaDiCaL writes its proof from the start, for :mod:`satproof`,
+    with :data:`PROOF_OPTIONS` unless ``options`` says otherwise)."""
     from pysat.solvers import Solver
 
     s = Solver(name=name, with_proof=with_proof)
+    if with_proof:
+        options = {**PROOF_OPTIONS, **(options or {})}
     if options:
         s.solver.configure(dict(options))
     s.append_formula(clauses)
