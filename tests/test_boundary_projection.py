@@ -12,7 +12,7 @@ import random
 import pytest
 
 from solver.boundary.endgames import endgame
-from solver.boundary.holding import check_holding, holding_set
+from solver.boundary.holding import TooMany, check_holding, holding_set, walk
 from solver.boundary.notation import parse_position
 from solver.boundary.projection import (Projection, check_projection, parse_region,
                                         prove_holding)
@@ -197,25 +197,15 @@ def _concrete_strategy(pos, defender, proof, cap=5_000):
     """The projection's strategy read as whole positions (``check_holding``'s keys),
     over every position reachable under it; None past ``cap``."""
     proj = Projection(pos, defender, proof.region)
-    strategy, seen, todo = {}, {pos}, [pos]
-    while todo:
-        p = todo.pop()
-        if p.winner() is not None:
-            continue
-        if p.side == defender:
-            move = proof.strategy.get(proj.project(p))
-            if move is None:
-                return strategy                     # the check will fail here
-            strategy[p.key()] = move
-            nxt = [_after(p, move)]
-        else:
-            nxt = [_after(p, m) for m in p.legal_moves()]
-        for c in nxt:
-            if c not in seen:
-                if len(seen) >= cap:
-                    return None
-                seen.add(c)
-                todo.append(c)
+    strategy = {}
+    try:
+        for p, move in walk(pos, defender, lambda p: proof.strategy.get(proj.project(p)), cap):
+            if p.side == defender and p.winner() is None:
+                if move is None:
+                    return strategy                 # the check will fail here
+                strategy[p.key()] = move
+    except TooMany:
+        return None
     return strategy
 
 

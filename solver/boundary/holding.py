@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from solver.boundary.rules import Move, Position
 from solver.cext.boundary import Board
@@ -125,31 +125,53 @@ def _position(board: Board) -> Position:
     return Position(board.stacks(), board.stones(), board.side)
 
 
+class TooMany(Exception):
+    """:func:`walk` passed its cap of positions."""
+
+
+def walk(position: Position, defender: int, move_of: Callable[[Position], Optional[Move]],
+         max_positions: int) -> Iterator[Tuple[Position, Optional[Move]]]:
+    """Every position reachable from ``position`` when ``defender`` plays
+    ``move_of(pos)`` and the attacker anything, by the reference rules, whole
+    positions kept: ``(pos, the defender's move there or None)``.  A won position,
+    or a defender's with no move or an illegal one, is yielded and not gone past;
+    :class:`TooMany` is raised past ``max_positions``."""
+    seen = {position}
+    todo = deque([position])
+    while todo:
+        pos = todo.popleft()
+        if pos.winner() is not None:
+            yield pos, None
+            continue
+        if pos.side == defender:
+            move = move_of(pos)
+            yield pos, move
+            if move is None or move not in pos.legal_moves():
+                continue
+            children = [pos.play(move)]
+        else:
+            yield pos, None
+            children = [pos.play(m) for m in pos.legal_moves()]
+        for child in children:
+            if child not in seen:
+                if len(seen) >= max_positions:
+                    raise TooMany(max_positions)
+                seen.add(child)
+                todo.append(child)
+
+
 def check_holding(position: Position, defender: int, strategy: Dict[int, Move],
                   max_positions: int = 1_000_000) -> bool:
     """The strategy keeps ``defender`` from losing from ``position``: by the reference
     rules alone, every position reachable when the defender plays ``strategy`` and the
     attacker anything is checked (whole positions kept: a hash only finds the move)."""
-    seen = {position}
-    todo = deque([position])
-    while todo:
-        pos = todo.popleft()
-        winner = pos.winner()
-        if winner is not None:
-            if winner != defender:
+    try:
+        for pos, move in walk(position, defender, lambda p: strategy.get(p.key()), max_positions):
+            winner = pos.winner()
+            if winner is not None and winner != defender:
                 return False
-            continue
-        if pos.side == defender:
-            move = strategy.get(pos.key())
-            if move is None or move not in pos.legal_moves():
+            if winner is None and pos.side == defender and (move is None or move not in pos.legal_moves()):
                 return False
-            children = [pos.play(move)]
-        else:
-            children = [pos.play(m) for m in pos.legal_moves()]
-        for child in children:
-            if child not in seen:
-                if len(seen) >= max_positions:
-                    return False
-                seen.add(child)
-                todo.append(child)
+    except TooMany:
+        return False
     return True
