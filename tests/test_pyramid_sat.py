@@ -217,8 +217,8 @@ def _schedule(monkeypatch, probe_spends=0.0, probe_decides=None):
         calls.append(("tail", time_limit))
         return SolveResult("unknown", variant, limit="time", cpu_seconds=time_limit, deepest=20)
 
-    def fake_stage(deal, r, *, variant, time_limit, conflict_limit):
-        calls.append(("sat", time_limit, conflict_limit))
+    def fake_stage(deal, r, *, variant, time_limit, conflict_limit, in_child=False):
+        calls.append(("sat", time_limit, conflict_limit) + (("in a child",) if in_child else ()))
         if not [c for c in calls if c[0] == "tail"]:       # the probe, before the tail
             r.cpu_seconds += probe_spends
             if probe_decides:
@@ -253,6 +253,30 @@ def test_the_probe_comes_between_the_searches_and_the_tail_keeps_the_rest(monkey
                              ("sat", pytest.approx(20), 10 ** 9)]
         else:                           # a long line: neither the probe nor the stage
             assert calls == [("tail", pytest.approx(140))]
+
+
+def test_from_deep_from_the_stage_after_a_short_tail_has_the_rest_in_a_child(monkeypatch):
+    """From tail.DEEP_FROM (a second retry's limits): the main search at most
+    tail.MAIN_MOST, the probe as before, the tail search tail.DEEP_TAIL_SHARE of the limit,
+    and the SAT stage everything left, asked in a child (Kissat); a long line: the tail all."""
+    from solver.pyramid import tail
+
+    deal = deal_from_seed(764002)
+    total = 900.0
+    assert tail.main_time_limit(total) == tail.MAIN_MOST < tail.MAIN_SHARE * total
+    assert tail.main_time_limit(60) == pytest.approx(18)
+    for deepest in (20, 40):
+        calls = _schedule(monkeypatch, probe_spends=15.0)
+        first = SolveResult("unknown", "continuous", limit="time", cpu_seconds=tail.MAIN_MOST, deepest=deepest)
+        r = tail.after_unknown(deal, first, variant="continuous", node_limit=10 ** 9, time_limit=total,
+                               table_mb=64)
+        assert r.cpu_seconds <= total + 1e-9
+        if deepest == 20:
+            assert calls == [("sat", pytest.approx(tail.PROBE_SHARE * total), tail.PROBE_CONFLICTS),
+                             ("tail", pytest.approx(tail.DEEP_TAIL_SHARE * total)),
+                             ("sat", pytest.approx(total - 60 - 15 - 90), 10 ** 9, "in a child")]
+        else:
+            assert calls == [("tail", pytest.approx(total - 60))]
 
 
 def test_the_probe_decides_alone_and_never_under_a_node_limit(monkeypatch):

@@ -732,9 +732,15 @@ def _solve_in_rounds(s, start: float, time_limit: Optional[float], conflict_limi
 def _replayed(deal: Deal, variant: str, enc: Encoding, model) -> List[Move]:
     """The moves of a satisfying assignment, named and replayed by the reference
     rules (an illegal one raises: the encoding would be wrong)."""
+    return replayed_line(deal, variant, enc.line(model))
+
+
+def replayed_line(deal: Deal, variant: str, line: Sequence[Tuple[int, int]]) -> List[Move]:
+    """The (kind, position) moves of a solver's line, named and replayed by the
+    reference rules (an illegal one raises: the encoding would be wrong)."""
     from solver.pyramid.search import faces_for_line
 
-    moves, _ = faces_for_line(deal, enc.line(model))
+    moves, _ = faces_for_line(deal, line)
     state = PyramidGame(deal, variant).new_initial_state()
     for m in moves:
         state.apply(m)
@@ -814,32 +820,40 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
 
 
 def settle(deal: Deal, *, variant: str, deepest: int, time_limit: Optional[float],
-           conflict_limit: Optional[int] = None, finish_nodes: int = FINISH_NODES) -> Tuple[str, Optional[Reach], list]:
+           conflict_limit: Optional[int] = None, finish_nodes: int = FINISH_NODES,
+           in_child: bool = False) -> Tuple[str, Optional[Reach], list]:
     """The SAT stage: ask :func:`reach_cubes` for ``deepest + 1`` moves, then one more
     after each ``sat``, until an answer is ``unsat`` (the deal is lost) or the
-    budget (CPU seconds of this thread, and conflicts for each question) runs out.
+    budget (CPU seconds of this thread and of its children, and conflicts for each
+    question) runs out.  ``in_child``: ask Kissat in a child process instead
+    (:func:`solver.pyramid.satchild.ask`: the same clauses, one call a question,
+    held to the time left by the operating system; no conflict budget).
 
     Returns ``(verdict, last, won_line)``: ``lost`` with the ``unsat`` answer;
     ``won`` when the exact search, given a ``sat`` line as its first moves and
     ``finish_nodes`` nodes, wins from there (its 144 moves, replayed by the
     checker); else ``unknown`` with the longest ``sat`` answer (or None).
     """
+    from solver.pyramid.satchild import ask, cpu_now
     from solver.pyramid.search import solve
 
-    start = time.thread_time()
+    start = cpu_now()
     best: Optional[Reach] = None
     k = max(deepest + 1, 2)
     while k <= SAT_UP_TO:
-        left = None if time_limit is None else time_limit - (time.thread_time() - start)
+        left = None if time_limit is None else time_limit - (cpu_now() - start)
         if left is not None and left < MIN_QUESTION:
             break
-        r = reach_cubes(deal, k, variant=variant, time_limit=left, conflict_limit=conflict_limit)
+        if in_child:
+            r = ask(deal, k, variant=variant, time_limit=left)
+        else:
+            r = reach_cubes(deal, k, variant=variant, time_limit=left, conflict_limit=conflict_limit)
         if r.status == "unsat":
             return "lost", r, []
         if r.status != "sat":
             break
         best = r
-        left = None if time_limit is None else time_limit - (time.thread_time() - start)
+        left = None if time_limit is None else time_limit - (cpu_now() - start)
         if left is not None and left <= 0:
             break
         tried = solve(deal, variant=variant, after=r.line, node_limit=finish_nodes,

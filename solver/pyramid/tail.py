@@ -82,11 +82,45 @@ the solver cannot answer soon (Wild Dragons 388074 at 22 moves: undecided after
 SAT_DEEPEST = 30
 """The SAT stage runs only where no line known places more tiles: past that its
 clauses grow and every deal left unknown so far dies by 27 tiles."""
+MAIN_MOST = 60.0
+"""The most CPU seconds the main search gets, whatever the limit: no deal of the
+million's retries needed more than 18 s of it (the tail search or the SAT stage
+decides the rest), so under a large limit (a second retry's) the time goes to
+those."""
+DEEP_FROM = 600.0
+"""From this time limit (CPU seconds), on a deal with a short line
+(:data:`SAT_DEEPEST`), the SAT stage after the tail search is the **deep
+stage**: the tail search gets :data:`DEEP_TAIL_SHARE` of the limit, and the
+stage all that is left, asked of Kissat in a child process
+(:mod:`solver.pyramid.satchild`).  The deals a 60-s retry leaves are short-lined
+and lost, and Kissat proves them so in 69-473 s of CPU where the tail search
+makes no progress (docs/pyramid.md, "A second retry: the deep SAT stage")."""
+DEEP_TAIL_SHARE = 0.1
+"""The tail search's share of the limit in the deep schedule (:data:`DEEP_FROM`):
+more than the 60-s retry gave it (about 30-40 s)."""
 
 
 def main_time_limit(time_limit: Optional[float]) -> Optional[float]:
-    """The main search's share of ``time_limit`` (None: no limit)."""
-    return time_limit * MAIN_SHARE if time_limit else time_limit
+    """The main search's share of ``time_limit`` (None: no limit): :data:`MAIN_SHARE`,
+    at most :data:`MAIN_MOST` seconds."""
+    return min(time_limit * MAIN_SHARE, MAIN_MOST) if time_limit else time_limit
+
+
+def deep(time_limit: Optional[float], deepest: int) -> bool:
+    """Does the deep schedule (:data:`DEEP_FROM`) apply to a deal whose longest
+    line known places ``deepest`` tiles?"""
+    return bool(time_limit) and time_limit >= DEEP_FROM and deepest <= SAT_DEEPEST
+
+
+def tail_time_limit(left: float, total: float, short: bool) -> float:
+    """The tail search's CPU seconds, of the ``left`` that the main search and the
+    probe left under the limit ``total``: :data:`DEEP_TAIL_SHARE` of the limit in
+    the deep schedule, else all but the SAT stage's :data:`SAT_SHARE` from
+    :data:`SAT_FROM` (at least half of ``left``)."""
+    if short and total >= DEEP_FROM:
+        return min(left, DEEP_TAIL_SHARE * total)
+    keep = SAT_SHARE * total if short and total >= SAT_FROM else 0.0
+    return max(left - keep, left / 2)
 
 
 def probes(first: SolveResult, time_limit: Optional[float]) -> bool:
@@ -142,8 +176,7 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
             left = time_limit - first.cpu_seconds
             if first.verdict != "unknown" or left <= 0:   # decided, or no time left (a question's
                 return first                              # clauses are written uninterrupted)
-        keep = SAT_SHARE * total if short and total >= SAT_FROM else 0.0
-        time_limit = max(left - keep, left / 2)
+        time_limit = tail_time_limit(left, total, short)
     r = settle(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
     r.nodes += first.nodes
     r.seconds += first.seconds
@@ -153,27 +186,30 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
     if r.verdict == "unknown" and r.limit == "time" and short and r.deepest <= SAT_DEEPEST \
             and (not total or total >= SAT_FROM):
         r = after_tail(deal, r, variant=variant, time_limit=total and total - r.cpu_seconds,
-                       conflict_limit=node_limit)
+                       conflict_limit=node_limit, in_child=deep(total, r.deepest))
     return r
 
 
 def after_tail(deal: Deal, r: SolveResult, *, variant: str, time_limit: Optional[float],
-               conflict_limit: Optional[int]) -> SolveResult:
+               conflict_limit: Optional[int], in_child: bool = False) -> SolveResult:
     """The SAT stage (:func:`solver.pyramid.sat.settle`) on a deal both searches
     left unknown (``r``) on the time limit (a node limit was the caller's choice
     of a quick answer: a batch's first pass), with the CPU seconds left and at most
     ``conflict_limit`` conflicts a question: ``lost`` when no line places some
     number of tiles (``sat`` says how many), ``won`` when the exact search wins
     after a line the solver found (the whole line replayed by the checker), else
-    ``r`` with the solver's longer line if it found one."""
+    ``r`` with the solver's longer line if it found one.  ``in_child``: the
+    questions go to Kissat in a child process (the deep stage, :data:`DEEP_FROM`),
+    whose CPU seconds count in the deal's."""
     if time_limit is not None and time_limit <= 0:
         return r
     from solver.pyramid import sat
+    from solver.pyramid.satchild import cpu_now
 
-    t0, c0 = time.perf_counter(), time.thread_time()
+    t0, c0 = time.perf_counter(), cpu_now()
     verdict, last, won = sat.settle(deal, variant=variant, deepest=r.deepest, time_limit=time_limit,
-                                    conflict_limit=conflict_limit)
-    spent = time.thread_time() - c0
+                                    conflict_limit=conflict_limit, in_child=in_child)
+    spent = cpu_now() - c0
     if verdict == "won":
         won.nodes += r.nodes
         won.seconds += r.seconds + time.perf_counter() - t0
@@ -185,7 +221,9 @@ def after_tail(deal: Deal, r: SolveResult, *, variant: str, time_limit: Optional
     r.cpu_seconds += spent
     if verdict == "lost":
         r.verdict, r.limit, r.sat_k = "lost", None, last.k
-        r.sat = (f"no line places {last.k} tiles (CaDiCaL: unsatisfiable, {last.conflicts:,} conflicts, "
+        r.sat = (f"no line places {last.k} tiles (Kissat: unsatisfiable, {last.cpu_seconds:.1f} s of CPU)"
+                 if in_child else
+                 f"no line places {last.k} tiles (CaDiCaL: unsatisfiable, {last.conflicts:,} conflicts, "
                  f"{last.variables:,} variables, {last.clauses:,} clauses)")
     elif last is not None and last.k > r.deepest:
         r.deepest, r.best_line, r.best_source = last.k, list(last.line), "sat"
