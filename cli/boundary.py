@@ -133,8 +133,12 @@ def solve(position, depth, node_limit, time_limit, table_mb, dfpn, holding, proj
                f"{f['holding'][1]})" if f.get("draw_by") else "")
         click.echo(f"draw: neither side can force a win; {result.line[0]} holds it{how}")
     else:
-        click.echo(f"unknown: no proof within the {result.limit} limit "
-                   f"(depth {f['depth']} of {f['max_depth']} completed)")
+        if f['depth'] >= f['max_depth']:        # the depth ran out, not a limit (JSON: limit "nodes")
+            click.echo(f"unknown: no proof within {f['max_depth']} plies (the --depth asked; "
+                       f"all {f['depth']} completed)")
+        else:
+            click.echo(f"unknown: no proof within the {result.limit} limit "
+                       f"(depth {f['depth']} of {f['max_depth']} completed)")
     if result.verdict in ("won", "lost") and len(result.line) > 1:
         click.echo("line: " + " ".join(result.line))
     click.echo(f"{result.nodes} nodes in {result.seconds:.3f} s")

@@ -112,6 +112,8 @@ def test_solve_json_keys_are_the_same_whatever_the_verdict():
 def test_solve_text_unknown_exits_0():
     res = run("solve", "--position", HARD, "--node-limit", "1000")
     assert res.exit_code == 0 and res.output.startswith("unknown: no proof within the nodes limit")
+    res = run("solve", "--position", HARD, "--depth", "3")        # the depth ran out, not a limit
+    assert res.exit_code == 0 and res.output.startswith("unknown: no proof within 3 plies (the --depth asked")
     res = run("solve", "--position", FINAL)
     assert res.exit_code == 0 and res.output.startswith("lost: Red loses in 4 plies; longest defence (e1-f2)(e5-f6)")
 
