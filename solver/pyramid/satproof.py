@@ -133,10 +133,15 @@ def cover_lemmas(cubes: Sequence[Sequence[int]]) -> List[List[int]]:
 def check_lost(deal: Deal, k: int, *, variant: str, compiled: bool = True):
     """Ask again "can ``k`` moves be played?" with the proof kept, and check it:
     ``(reach, check)``; ``check.checked`` only when the answer is ``unsat`` and
-    its proof holds (a ``sat`` or ``unknown`` answer is "not checked")."""
+    its proof holds (a ``sat`` or ``unknown`` answer is "not checked").  The
+    cubes are asked with the moves in lexicographic order (``lex``): the one
+    CaDiCaL configuration measured to decide Wild Dragons 559633 (no line of 23;
+    714-778 s), and the one whose proofs of 559633 and 764002 were checked
+    (docs/pyramid.md, "The proofs of 764002 and 559633"); the stage itself may
+    have used other clauses or Kissat: the question is the same."""
     from solver.pyramid.sat import reach_cubes
 
-    r = reach_cubes(deal, k, variant=variant, proof=ProofTrace.of_encoding)
+    r = reach_cubes(deal, k, variant=variant, proof=ProofTrace.of_encoding, lex=True)
     if r.status != "unsat":
         return r, ProofCheck(reason=f"CaDiCaL answered {r.status}")
     try:
