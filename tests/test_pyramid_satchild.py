@@ -59,3 +59,39 @@ def test_the_deep_stage_proves_and_wins_in_a_child():
                    variant="continuous", time_limit=30, conflict_limit=None, in_child=True)
     assert r.verdict == "won" and "first 11 moves" in r.sat
     assert check_solution(deal, r.line, variant="continuous").valid
+
+
+def test_the_child_ends_when_its_parent_is_killed(tmp_path):
+    """A batch worker killed by ``kill -9`` leaves no solver running: the child dies
+    with its parent (PR_SET_PDEATHSIG), not at its CPU limit minutes later."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("from solver.pyramid.satchild import ask; from solver.pyramid.deal import deal_from_seed; "
+              "ask(deal_from_seed(709556), 25, variant='wild-dragons', time_limit=120)")
+    parent = subprocess.Popen([sys.executable, "-c", script])
+    children = f"/proc/{parent.pid}/task/{parent.pid}/children"
+    deadline = time.monotonic() + 30
+    child = None
+    while child is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+        pids = open(children).read().split() if os.path.exists(children) else []
+        child = int(pids[0]) if pids else None
+    assert child is not None, "no child started"
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 5
+    while os.path.exists(f"/proc/{child}") and time.monotonic() < deadline:
+        try:                            # reaped by init once dead; a zombie counts as ended
+            if open(f"/proc/{child}/stat").read().split(")")[1].split()[0] == "Z":
+                break
+        except FileNotFoundError:
+            break
+        time.sleep(0.05)
+    else:
+        if os.path.exists(f"/proc/{child}"):
+            os.kill(child, signal.SIGKILL)
+            pytest.fail("the child outlived its parent")

@@ -45,16 +45,28 @@ def cpu_now() -> float:
     return time.thread_time() + children_cpu()
 
 
-def _cpu_limit(seconds: Optional[float]):
-    """A ``preexec_fn`` that sets the child's CPU limit (SIGXCPU at ``seconds``,
-    SIGKILL a second later), or None for no limit."""
-    if seconds is None:
-        return None
-    soft = max(1, math.ceil(seconds))
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when the thread that made it ends."""
 
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
-    return limit
+
+def _child_setup(seconds: Optional[float]):
+    """A ``preexec_fn`` for the child: killed when its parent ends (a batch
+    worker killed, even by ``kill -9``, leaves no solver running on), and its
+    CPU limit (SIGXCPU at ``seconds``, SIGKILL a second later; None: none)."""
+    import ctypes
+    import os
+    import signal
+
+    parent = os.getpid()
+    soft = None if seconds is None else max(1, math.ceil(seconds))
+
+    def setup() -> None:
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:          # the parent died before the line above
+            os._exit(1)
+        if soft is not None:
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
+    return setup
 
 
 def ask(deal: Deal, k: int, *, variant: str, time_limit: Optional[float] = None,
@@ -70,7 +82,7 @@ def ask(deal: Deal, k: int, *, variant: str, time_limit: Optional[float] = None,
     before = children_cpu()
     question = json.dumps({"kinds": deal_kinds(deal), "k": k, "variant": variant, "solver": solver})
     done = subprocess.run([sys.executable, "-m", "solver.pyramid.satchild"], input=question,
-                          capture_output=True, text=True, preexec_fn=_cpu_limit(time_limit))
+                          capture_output=True, text=True, preexec_fn=_child_setup(time_limit))
     out = Reach("unknown", k, cpu_seconds=children_cpu() - before)
     if done.returncode == 0:
         answer = json.loads(done.stdout)
