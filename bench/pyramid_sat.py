@@ -8,6 +8,7 @@
     python bench/pyramid_sat.py probe VARIANT SECONDS PLUS[,PLUS...] SEED... # main search, then SAT at deepest + PLUS
     python bench/pyramid_sat.py schedule SHARE VARIANT SEED...            # ``deal`` with tail.PROBE_SHARE = SHARE
     python bench/pyramid_sat.py cli SHARE ARGS...                         # ``solve ARGS`` in this process, likewise
+    python bench/pyramid_sat.py kissat-cubes VARIANT K SEED...            # Kissat, one call per first-tile cube
 
 ``reach``: "can K moves be played?" with a fresh solver per question, SECONDS of
 CPU each (0: no limit, one call: ``reach continuous 0 24 764002 --solver=kissat404``).  ``cubes``: the same question split by the kind of the first tile.
@@ -71,6 +72,29 @@ def _checked(r, how: str) -> None:
     r.proof.close()
 
 
+def _kissat_cubes(variant: str, k: int, seeds, *, lex: bool) -> None:
+    """"Can K moves be played?" split by the first tile's kind, as ``reach_cubes``
+    splits it, each cube a unit clause for a fresh Kissat (it takes no assumptions):
+    the CPU seconds of each cube and in all."""
+    from pysat.solvers import Solver
+
+    from solver.pyramid.deal import RESERVE_SLOTS
+    from solver.pyramid.sat import Encoding
+    from solver.pyramid.search import deal_kinds
+
+    for seed in seeds:
+        enc = Encoding(deal_kinds(deal_from_seed(seed)), k, variant=variant, lex=lex)
+        kinds = list(dict.fromkeys(enc.kinds[:RESERVE_SLOTS]))
+        total = 0.0
+        for kind in kinds:
+            t = time.process_time()
+            with Solver(name="kissat404", bootstrap_with=enc.clauses + [[enc.x[enc.by_kind[kind][0], START]]]) as s:
+                answer = s.solve()
+            total += time.process_time() - t
+            print(variant, seed, k, "first kind", kind, "sat" if answer else "unsat",
+                  f"cpu {time.process_time() - t:.1f}", f"in all {total:.1f}", f"load {_load()}", flush=True)
+
+
 def _options(argv):
     """The positional arguments, the solver's name and CaDiCaL's parameters."""
     rest, solver, options, extra = [], "cadical195", {}, {}
@@ -112,6 +136,9 @@ def main(argv) -> None:
             print(variant, seed, res.verdict, res.limit, res.nodes, f"search_seconds {res.fields['search_seconds']:.1f}",
                   f"cpu {time.process_time() - c0:.1f}", f"deepest {r.deepest} ({r.best_source})",
                   f"sat: {r.sat}", f"load {_load()}", flush=True)
+        return
+    if mode == "kissat-cubes":
+        _kissat_cubes(variant, int(argv[2]), list(map(int, argv[3:])), lex=extra.get("lex", False))
         return
     seconds = float(argv[2]) or None        # 0: no limit (one solve call, as Kissat needs)
     if mode == "probe":
