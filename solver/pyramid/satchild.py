@@ -1,8 +1,8 @@
 """A SAT question asked in a child process, under the operating system's CPU limit.
 
 Kissat (through PySAT) is the faster solver on the hardest questions the SAT
-stage meets (Wild Dragons 559633, no line of 23 moves: 473 s of CPU against
-714-778 s for CaDiCaL's cubes; Continuous 764002 at 24: 87 s against 134-157 s),
+stage meets (Wild Dragons 559633, no line of 23 moves: 473-533 s of CPU against
+714-778 s for CaDiCaL's cubes; Continuous 764002 at 24: 87-96 s against 134-157 s),
 but PySAT can neither interrupt it nor read its conflicts, so it cannot be held
 to a deal's time limit in rounds as CaDiCaL is (:func:`solver.pyramid.sat.reach`).
 Here it runs in a child process with ``RLIMIT_CPU`` set to the seconds left:
@@ -90,7 +90,8 @@ def ask(deal: Deal, k: int, *, variant: str, time_limit: Optional[float] = None,
         if out.status == "sat":
             out.line = replayed_line(deal, variant, [tuple(m) for m in answer["line"]])
     elif done.returncode > 0:             # not a signal of the CPU limit: the child failed
-        raise RuntimeError(f"the SAT child failed: {done.stderr.strip().splitlines()[-1:]}")
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise RuntimeError(f"the SAT child failed ({done.returncode}): {last}")
     return out
 
 
