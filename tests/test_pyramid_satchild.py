@@ -1,4 +1,4 @@
-"""The SAT question in a child process (solver/pyramid/satchild.py): Kissat's answers
+"""The SAT question in a child process (sat.ask_in_child, solver/pyramid/satchild.py): Kissat's answers
 against CaDiCaL's in this process, the operating system's CPU limit, a failing child,
 and the deep stage that uses it proving and winning real deals."""
 import pytest
@@ -9,8 +9,8 @@ from solver.pyramid.search import SolveResult
 from solver.pyramid.tail import after_tail
 
 pytest.importorskip("pysat")
-from solver.pyramid.sat import reach  # noqa: E402
-from solver.pyramid.satchild import ask, cpu_now  # noqa: E402
+from solver.pyramid.sat import ask_in_child as ask, reach  # noqa: E402
+from solver.pyramid.satchild import cpu_now  # noqa: E402
 
 
 @pytest.mark.parametrize("variant, seed, ks", [
@@ -70,8 +70,8 @@ def test_the_child_ends_when_its_parent_is_killed(tmp_path):
     import sys
     import time
 
-    script = ("from solver.pyramid.satchild import ask; from solver.pyramid.deal import deal_from_seed; "
-              "ask(deal_from_seed(709556), 25, variant='wild-dragons', time_limit=120)")
+    script = ("from solver.pyramid.sat import ask_in_child; from solver.pyramid.deal import deal_from_seed; "
+              "ask_in_child(deal_from_seed(709556), 25, variant='wild-dragons', time_limit=120)")
     parent = subprocess.Popen([sys.executable, "-c", script])
     children = f"/proc/{parent.pid}/task/{parent.pid}/children"
     deadline = time.monotonic() + 30
@@ -95,3 +95,13 @@ def test_the_child_ends_when_its_parent_is_killed(tmp_path):
         if os.path.exists(f"/proc/{child}"):
             os.kill(child, signal.SIGKILL)
             pytest.fail("the child outlived its parent")
+
+
+def test_the_child_imports_the_parents_package_whatever_its_folder(tmp_path, monkeypatch):
+    """From a folder whose own ``solver/`` is not the package this process runs (as CI
+    runs the installed package from the source tree, whose solver/ has no compiled
+    kernels), the child still imports the parent's package."""
+    (tmp_path / "solver").mkdir()
+    (tmp_path / "solver" / "__init__.py").write_text("raise ImportError('the wrong solver package')\n")
+    monkeypatch.chdir(tmp_path)
+    assert ask(deal_from_seed(324), 15, variant="continuous", time_limit=30).status == "unsat"

@@ -747,6 +747,46 @@ def replayed_line(deal: Deal, variant: str, line: Sequence[Tuple[int, int]]) -> 
     return moves
 
 
+CHILD_SOLVER = "kissat404"
+"""The solver :func:`ask_in_child` runs (a PySAT name): Kissat 4.0.4."""
+
+
+def ask_in_child(deal: Deal, k: int, *, variant: str, time_limit: Optional[float] = None,
+                 solver: str = CHILD_SOLVER) -> Reach:
+    """:func:`reach`'s question (the default clauses) asked of ``solver`` in one
+    call, in a child process stopped after ``time_limit`` CPU seconds (None: no
+    limit; :mod:`solver.pyramid.satchild`).  ``conflicts``, ``variables`` and
+    ``clauses`` are 0: Kissat reports no conflicts, and the clauses are the
+    child's.  A ``sat`` line is replayed by the reference rules here."""
+    from solver.pyramid.satchild import run
+    from solver.pyramid.search import deal_kinds
+
+    question = {"kinds": deal_kinds(deal), "k": k, "variant": variant, "solver": solver}
+    answer, cpu = run("solver.pyramid.sat:answer_in_child", question, time_limit=time_limit)
+    out = Reach("unknown", k, cpu_seconds=cpu)
+    if answer is not None:
+        out.status = answer["status"]
+        if out.status == "sat":
+            out.line = replayed_line(deal, variant, [tuple(m) for m in answer["line"]])
+    return out
+
+
+def answer_in_child() -> None:
+    """The child of :func:`ask_in_child`: the question from standard input, the
+    answer (``status``, and a ``sat`` line's (kind, position) moves) to standard output."""
+    import json
+    import sys
+
+    from pysat.solvers import Solver
+
+    q = json.load(sys.stdin)
+    enc = Encoding(q["kinds"], q["k"], variant=q["variant"])
+    with Solver(name=q["solver"], bootstrap_with=enc.clauses) as s:
+        answer = s.solve()
+        line = enc.line(s.get_model()) if answer else []
+    json.dump({"status": "sat" if answer else "unsat", "line": line}, sys.stdout)
+
+
 def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: Optional[float] = None,
                 conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
                 solver: str = "cadical195", log=None, options: Optional[Dict[str, int]] = None,
@@ -826,15 +866,15 @@ def settle(deal: Deal, *, variant: str, deepest: int, time_limit: Optional[float
     after each ``sat``, until an answer is ``unsat`` (the deal is lost) or the
     budget (CPU seconds of this thread and of its children, and conflicts for each
     question) runs out.  ``in_child``: ask Kissat in a child process instead
-    (:func:`solver.pyramid.satchild.ask`: the same clauses, one call a question,
-    held to the time left by the operating system; no conflict budget).
+    (:func:`ask_in_child`: the same clauses, one call a question, held to the
+    time left by the operating system; no conflict budget).
 
     Returns ``(verdict, last, won_line)``: ``lost`` with the ``unsat`` answer;
     ``won`` when the exact search, given a ``sat`` line as its first moves and
     ``finish_nodes`` nodes, wins from there (its 144 moves, replayed by the
     checker); else ``unknown`` with the longest ``sat`` answer (or None).
     """
-    from solver.pyramid.satchild import ask, cpu_now
+    from solver.pyramid.satchild import cpu_now
     from solver.pyramid.search import solve
 
     start = cpu_now()
@@ -845,7 +885,7 @@ def settle(deal: Deal, *, variant: str, deepest: int, time_limit: Optional[float
         if left is not None and left < MIN_QUESTION:
             break
         if in_child:
-            r = ask(deal, k, variant=variant, time_limit=left)
+            r = ask_in_child(deal, k, variant=variant, time_limit=left)
         else:
             r = reach_cubes(deal, k, variant=variant, time_limit=left, conflict_limit=conflict_limit)
         if r.status == "unsat":
