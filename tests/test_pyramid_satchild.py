@@ -70,9 +70,12 @@ def test_the_child_ends_when_its_parent_is_killed(tmp_path):
     import sys
     import time
 
-    script = ("from solver.pyramid.sat import ask_in_child; from solver.pyramid.deal import deal_from_seed; "
+    from solver.pyramid.satchild import _package_root
+
+    script = (f"import sys; sys.path.insert(0, {_package_root()!r}); "     # this process's package
+              "from solver.pyramid.sat import ask_in_child; from solver.pyramid.deal import deal_from_seed; "
               "ask_in_child(deal_from_seed(709556), 25, variant='wild-dragons', time_limit=120)")
-    parent = subprocess.Popen([sys.executable, "-c", script])
+    parent = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path)
     children = f"/proc/{parent.pid}/task/{parent.pid}/children"
     deadline = time.monotonic() + 30
     child = None
