@@ -112,14 +112,15 @@ def deep(time_limit: Optional[float], deepest: int) -> bool:
     return bool(time_limit) and time_limit >= DEEP_FROM and deepest <= SAT_DEEPEST
 
 
-def tail_time_limit(left: float, total: float, short: bool) -> float:
+def tail_time_limit(left: float, total: float, deepest: int) -> float:
     """The tail search's CPU seconds, of the ``left`` that the main search and the
-    probe left under the limit ``total``: :data:`DEEP_TAIL_SHARE` of the limit in
-    the deep schedule, else all but the SAT stage's :data:`SAT_SHARE` from
-    :data:`SAT_FROM` (at least half of ``left``)."""
-    if short and total >= DEEP_FROM:
+    probe left under the limit ``total``, on a deal whose longest line known places
+    ``deepest`` tiles: :data:`DEEP_TAIL_SHARE` of the limit in the deep schedule
+    (:func:`deep`), else all but the SAT stage's :data:`SAT_SHARE` from
+    :data:`SAT_FROM` on a short line (at least half of ``left``)."""
+    if deep(total, deepest):
         return min(left, DEEP_TAIL_SHARE * total)
-    keep = SAT_SHARE * total if short and total >= SAT_FROM else 0.0
+    keep = SAT_SHARE * total if deepest <= SAT_DEEPEST and total >= SAT_FROM else 0.0
     return max(left - keep, left / 2)
 
 
@@ -164,7 +165,8 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
     if why is not None:                   # the hub lemma (solver.pyramid.hub): lost, no search needed
         first.verdict, first.limit, first.hub = "lost", None, why
         return first
-    total, short = time_limit, first.deepest <= SAT_DEEPEST
+    total, deepest = time_limit, first.deepest          # the main search's line (the probe may lengthen it)
+    short = deepest <= SAT_DEEPEST
     if time_limit:
         left = time_limit - first.cpu_seconds
         if left <= 0:                     # the main search used it all (it checks every 1,024 nodes)
@@ -176,7 +178,7 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
             left = time_limit - first.cpu_seconds
             if first.verdict != "unknown" or left <= 0:   # decided, or no time left (a question's
                 return first                              # clauses are written uninterrupted)
-        time_limit = tail_time_limit(left, total, short)
+        time_limit = tail_time_limit(left, total, deepest)
     r = settle(deal, variant=variant, node_limit=node_limit, time_limit=time_limit, table_mb=table_mb)
     r.nodes += first.nodes
     r.seconds += first.seconds
