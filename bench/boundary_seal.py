@@ -45,7 +45,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from solver.boundary.notation import format_square
+from solver.boundary.notation import format_pyramid, format_square
 from solver.boundary.rules import (BASES, WIN_STACKS, Move, Position, owner, ray, size,
                                    world)
 from solver.cext.boundary import Board
@@ -72,6 +72,19 @@ def seals(pos: Position, defender: int) -> List[int]:
     """The attacker's bases whose three neighbours all hold ``defender``'s pieces."""
     return [t for t in BASES[1 - defender]
             if all(_held_by(pos, s, defender) for s in NEIGHBOURS[t])]
+
+
+def _config(pos: Position, defender: int, w: int, static: FrozenSet[int]) -> Config:
+    """The tempo pieces of world ``w``: the defender's stacks there off ``static``."""
+    return tuple((s, tuple(pos.stacks[s])) for s in range(36)
+                 if world(s) == w and s not in static and pos.stacks[s]
+                 and owner(pos.stacks[s][-1]) == defender)
+
+
+def _static(pos: Position, defender: int, sealed_bases: List[int]) -> FrozenSet[int]:
+    """The squares whose defender pieces never move: the seals and the stones."""
+    return frozenset(s for t in sealed_bases for s in NEIGHBOURS[t]) | frozenset(
+        s for s, pl in pos.stones.items() if pl == defender)
 
 
 def _blockers(pos: Position, defender: int, w: int, sealed_bases: List[int]) -> int:
@@ -102,9 +115,7 @@ def _tempo(pos: Position, defender: int, w: int, static: FrozenSet[int], blocker
     own_base = next(b for b in BASES[defender] if world(b) == w)
     their_base = next(b for b in BASES[1 - defender] if world(b) == w)
     base_open = own_base not in pos.stones
-    start = tuple((s, tuple(pos.stacks[s])) for s in range(36)
-                  if world(s) == w and s not in static and pos.stacks[s]
-                  and owner(pos.stacks[s][-1]) == defender)
+    start = _config(pos, defender, w, static)
     if not start:
         return None
     blocked = set(static) | {their_base}
@@ -180,7 +191,6 @@ class Seal:
     static: FrozenSet[int]
 
     def describe(self) -> str:
-        from solver.boundary.notation import format_pyramid
         pieces = " ".join(format_pyramid(stack[-1]) for _s, stack in self.tempo.start)
         return (f"{format_square(self.base)} sealed by "
                 + " ".join(format_square(s) for s in NEIGHBOURS[self.base])
@@ -197,8 +207,7 @@ def find_seal(pos: Position, defender: int) -> Optional[Seal]:
     open_bases = [t for t in bases if pos.stacks[t] != WIN_STACKS[attacker][t]]
     if not open_bases:
         return None
-    static = frozenset(s for t in bases for s in NEIGHBOURS[t]) | frozenset(
-        s for s, pl in pos.stones.items() if pl == defender)
+    static = _static(pos, defender, bases)
     for w in (world(open_bases[0]), 1 - world(open_bases[0])):
         tempo = _tempo(pos, defender, w, static, _blockers(pos, defender, w, bases))
         if tempo is not None:
@@ -308,11 +317,7 @@ def prove_seal(position: Position, defender: int, *, max_plies: int = 5,
 def tempo_move(pos: Position, found: Seal) -> Optional[Move]:
     """The tempo's move in ``pos`` (defender to move): a move of a tempo piece whose
     squares are empty now and whose configuration is good, or None (the lemma broken)."""
-    w = found.tempo.world
-    defender = pos.side
-    cfg = tuple((s, tuple(pos.stacks[s])) for s in range(36)
-                if world(s) == w and s not in found.static and pos.stacks[s]
-                and owner(pos.stacks[s][-1]) == defender)
+    cfg = _config(pos, pos.side, found.tempo.world, found.static)
     if cfg not in found.tempo.good:
         return None
     for need, (s, t), nxt in found.tempo.moves[cfg]:
@@ -323,10 +328,7 @@ def tempo_move(pos: Position, found: Seal) -> Optional[Move]:
 
 def _tempo_freedom(pos: Position, found: Seal) -> int:
     """How many tempo moves are open now (the attacker's greedy play minimises it)."""
-    w, defender = found.tempo.world, 1 - pos.side
-    cfg = tuple((s, tuple(pos.stacks[s])) for s in range(36)
-                if world(s) == w and s not in found.static and pos.stacks[s]
-                and owner(pos.stacks[s][-1]) == defender)
+    cfg = _config(pos, 1 - pos.side, found.tempo.world, found.static)
     return sum(1 for need, _m, _n in found.tempo.moves.get(cfg, ())
                if all(pos.empty(q) for q in need))
 
@@ -361,12 +363,25 @@ def random_check(position: Position, defender: int, *, games: int, plies: int,
     return games, played
 
 
+def _king_core(k: int) -> int:
+    """Squares of one whole 3-file world left after peeling every square with fewer
+    than ``k`` king-move neighbours left (the k-core)."""
+    left = {(f, r) for f in range(3) for r in range(6)}
+    while True:
+        thin = {(f, r) for f, r in left if sum((f + df, r + dr) in left for df in (-1, 0, 1)
+                                               for dr in (-1, 0, 1) if df or dr) < k}
+        if not thin:
+            return len(left)
+        left -= thin
+
+
 def _thresholds(pos: Position, defender: int) -> None:
+    print(f"a whole world's king-move cores: 3-core {_king_core(3)} squares, "
+          f"4-core {_king_core(4)}")
     bases = seals(pos, defender)
     print("sealed bases:", " ".join(format_square(t) for t in bases) or "none")
     print("lemma:", sealed(pos, defender))
-    static = frozenset(s for t in bases for s in NEIGHBOURS[t]) | frozenset(
-        s for s, pl in pos.stones.items() if pl == defender)
+    static = _static(pos, defender, bases)
     for w in (0, 1):
         survives = [b for b in range(8) if _tempo(pos, defender, w, static, b) is not None]
         print(f"{WORLD_NAMES[w]}: the attacker's blockers at most "
