@@ -32,7 +32,8 @@ on the crowded hubs' literals too), ``--room`` (``cc``, ``reach``: the hubs' roo
 squares around it empty when it went down), ``--rotate`` and ``--cube=N`` (``cc``: an
 undecided cube goes to the back of the queue; N conflicts a cube at first), ``--no-order``
 (``cc``, ``reach``: without the order of independent moves), ``--lex`` (``cc``, ``reach``:
-the lexicographic order of moves instead).
+the lexicographic order of moves instead), ``--no-twins`` (``cc``, ``reach``: each kind its
+own, interchangeable kinds not merged: the clauses before "Interchangeable kinds").
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -105,6 +106,8 @@ def _options(argv):
             extra[a[2:]] = True
         elif a == "--no-order":
             extra["order"] = False
+        elif a == "--no-twins":
+            extra["twins"] = False
         elif a.startswith("--cube="):
             extra["cube_conflicts"] = int(a.split("=", 1)[1])
         elif a.startswith("--"):
@@ -148,7 +151,7 @@ def main(argv) -> None:
         for seed in map(int, argv[4:]):
             for k in map(int, argv[3].split(",")):
                 r = reach(deal_from_seed(seed), k, variant=variant, time_limit=seconds, **how,
-                          **{n: v for n, v in extra.items() if n in ("room", "squares", "order", "lex")})
+                          **{n: v for n, v in extra.items() if n in ("room", "squares", "order", "lex", "twins")})
                 print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                       f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)),
                       f"load {_load()}", flush=True)

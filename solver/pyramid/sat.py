@@ -80,6 +80,84 @@ FINISH_NODES = 100_000
 """Nodes of the exact search from a ``sat`` line, to try to win from there."""
 
 
+def interchangeable(kinds: Sequence[int], fit) -> Dict[int, int]:
+    """Each kind of ``kinds`` mapped to the least kind of its class of twins.
+
+    Two kinds are twins when neither fits itself or the other and both fit the
+    same kinds among ``kinds`` (the question's tiles): then a tile of one can
+    stand for a tile of the other anywhere in a line, and every fit between the
+    question's tiles is the same once each kind is replaced by its class's least
+    (``fit[c(a)][c(b)] == fit[a][b]``).  So the clauses, built on the classes,
+    are those of a deal with the same lines, whose tiles of a class are one kind:
+    placed in drawing order like same-kind tiles, which prunes the symmetric
+    copies of a line among, say, the sixteen tiles that fit only the dragons in
+    Wild Dragons 559633 (docs/pyramid.md, "Interchangeable kinds").  Twinhood is
+    an equivalence (its conditions carry over from ``a~b`` and ``b~c`` to
+    ``a~c``), so the first class that takes a kind is its class.
+
+    >>> from solver.pyramid.rules import FIT
+    >>> from solver.pyramid.tiles import parse_tile
+    >>> kd = lambda t: parse_tile(t).kind
+    >>> merged = interchangeable([kd(t) for t in "6B 6C 8D RD 1C 2D".split()], FIT["wild-dragons"])
+    >>> merged[kd("6C")] == merged[kd("8D")] == merged[kd("6B")], merged[kd("1C")] == kd("1C")
+    (True, True)
+    """
+    present = sorted(set(kinds))
+    classes: Dict[int, int] = {}
+    for a in present:
+        classes[a] = next((r for r in sorted(set(classes.values()))
+                           if not fit[a][a] and not fit[r][r] and not fit[a][r]
+                           and all(fit[a][c] == fit[r][c] for c in present if c not in (a, r))), a)
+    return classes
+
+
+def fit_sides(kinds: Sequence[int], fit) -> Dict[int, int]:
+    """The side (0 or 1) of each kind of ``kinds`` whose component of the fit graph
+    (the kinds as vertices, an edge where two fit) is two-sided: every fit joins
+    the two sides.  Kinds of a component with an odd cycle (a dragon fits itself;
+    in Continuous the ranks' circle of 11) are left out.
+
+    >>> from solver.pyramid.rules import FIT
+    >>> from solver.pyramid.tiles import parse_tile
+    >>> kd = lambda t: parse_tile(t).kind
+    >>> sides = fit_sides([kd(t) for t in "9B SP 8D 7C 1C 2D RD".split()], FIT["wild-dragons"])
+    >>> [sides.get(kd(t)) for t in "9B SP 8D 7C 1C 2D RD".split()]
+    [None, None, None, None, None, None, None]
+    >>> sides = fit_sides([kd(t) for t in "9B SP 8D 7C 1C 2D".split()], FIT["wild-dragons"])
+    >>> [sides.get(kd(t)) for t in "9B SP 8D 7C 1C 2D".split()]
+    [0, 1, 1, 0, 0, 1]
+    """
+    present = sorted(set(kinds))
+    side: Dict[int, int] = {}
+    two_sided: Dict[int, bool] = {}
+    for root in present:
+        if root in side:
+            continue
+        side[root], two_sided[root], members, stack = 0, True, [root], [root]
+        while stack:
+            a = stack.pop()
+            for b in present:
+                if not fit[a][b]:
+                    continue
+                if b not in side:
+                    side[b] = 1 - side[a]
+                    members.append(b)
+                    stack.append(b)
+                elif side[b] == side[a]:
+                    two_sided[root] = False
+        if not two_sided[root]:
+            for a in members:
+                side[a] = -1
+    return {a: s for a, s in side.items() if s >= 0}
+
+
+def colour(p: int) -> int:
+    """The colour of position ``p`` on the pyramid's checkerboard (level, file and rank
+    summed, modulo 2): adjacent positions, on a level or one above the other, differ."""
+    q = POSITIONS[p]
+    return (q.level + q.file + q.rank) % 2
+
+
 def _requirements(p: int) -> set:
     """The positions that must be filled before ``p`` can open (above level 1)."""
     below = BELOW[p]
@@ -131,23 +209,29 @@ class Encoding:
     def __init__(self, kinds: Sequence[int], k: int, *, variant: str = "continuous",
                  prefix: Sequence[Tuple[int, int]] = (), order: bool = True,
                  count: bool = True, tree: bool = True, room: bool = False, squares: bool = False,
-                 lex: bool = False):
+                 lex: bool = False, twins: bool = True, parity: bool = True):
         """``kinds``: the deal's kinds in order; ``prefix``: (kind, position)
         moves fixed as the first steps (they must be legal); ``room``: the hubs'
         room as a count (:meth:`_room`, with the tree only; off: it did not pay,
-        docs/pyramid.md, "Faster proofs")."""
+        docs/pyramid.md, "Faster proofs"); ``twins``: interchangeable kinds as
+        one (:func:`interchangeable`), ``parity``: the checkerboard's parity
+        (:meth:`_parity`); both off only to measure them."""
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
-        self.k, self.kinds, self.variant, self.room = k, list(kinds), variant, room
+        fit = FIT[variant]
+        n_tiles = min(len(kinds), k + RESERVE_SLOTS - 1)
+        merged = interchangeable(kinds[:n_tiles], fit) if twins else {}
+        self.deal_kinds = list(kinds)
+        self.kinds = [merged.get(kd, kd) for kd in kinds]
+        self.k, self.variant, self.room = k, variant, room
         self.squares = squares
-        self.prefix = list(prefix)
+        self.given_prefix = list(prefix)
+        self.prefix = [(merged.get(kd, kd), p) for kd, p in prefix]
         self.split: List[int] = []
         self.crowded: List[int] = []
         self.pool = IDPool()
         self.clauses: List[List[int]] = []
-        fit = FIT[variant]
-        n_tiles = min(len(kinds), k + RESERVE_SLOTS - 1)
         self.tiles = list(range(n_tiles))
         live = [p.index for p in POSITIONS if EARLIEST[p.index] < k]
         self.live = live
@@ -277,6 +361,8 @@ class Encoding:
         self.by_kind = by_kind
         if tree:
             self._anchor_tree(u, fit)
+        if parity:
+            self._parity(fit)
         turned = len(prefix) <= 1 and k >= 2     # the board's symmetry is broken below
         if order and lex:
             self._lex_order(3 if turned else len(prefix))
@@ -284,7 +370,7 @@ class Encoding:
             self._canonical_order(3 if turned else len(prefix))
         # the prefix, as fixed steps (each kind's earliest unplaced tile)
         used = {kd: 0 for kd in by_kind}
-        for t, (kd, p) in enumerate(prefix[:k]):
+        for t, (kd, p) in enumerate(self.prefix[:k]):
             i = by_kind[kd][used[kd]]
             used[kd] += 1
             add([self.new[p, t]])
@@ -584,6 +670,32 @@ class Encoding:
             too_many_false = self._at_least([-l for l in lits], len(lits) - n + 1)
             self.clauses.append(list(unless) + [-too_many_false])
 
+    def _parity(self, fit) -> None:
+        """The checkerboard's parity: where the fit graph is two-sided (:func:`fit_sides`),
+        a tile's side and its position's colour (:func:`colour`) agree up to one bit
+        ``z``, the same for every tile placed.
+
+        *Sound:* every placed tile but the first has an anchor, an adjacent position
+        (a side or the one below) filled earlier whose tile fits it; adjacent positions
+        differ in colour and fitting kinds of a two-sided component in side, so side
+        plus colour is the same along the anchor, and the anchors join every placed
+        tile to the first: all placed tiles are of the first one's component, and when
+        it is two-sided they share side plus colour.  A tile of a component with an odd
+        cycle (a dragon fits itself) gets no clause.  What it adds is a count CDCL
+        cannot make: in Wild Dragons 709556 (no dragon among its first 33 tiles) the
+        seasons' 9B must stand above level 1 on an 8D whose square's colour then has
+        9 of the 13 level-1 squares under 9B's neighbours, and only 8 tiles of that side
+        are in the question (docs/pyramid.md, "The checkerboard's parity").
+        """
+        sides = fit_sides([self.kinds[i] for i in self.tiles], fit)
+        z = self.pool.id(("parity",))
+        for i in self.tiles:
+            side = sides.get(self.kinds[i])
+            if side is None:
+                continue
+            for p in self.live:
+                self.clauses.append([-self.x[i, p], z if side ^ colour(p) else -z])
+
     def _all_filled(self, full: int, j: int, p: int, around) -> None:
         """``full`` and tile ``j`` on ``p``: every position of ``around`` is filled."""
         for q in around:
@@ -625,21 +737,41 @@ class Encoding:
         self.clauses.extend(card.clauses)
 
     def line(self, model: Sequence[int]) -> List[Tuple[int, int]]:
-        """The (kind, position) moves of a satisfying assignment, in order."""
+        """The (kind, position) moves of a satisfying assignment, in order, named
+        by the deal's own kinds."""
         true = {lit for lit in model if lit > 0}
-        moves = []
+        placed = []
         for t in range(self.k):
             p = next(p for p in self.live if (p, t) in self.new and self.new[p, t] in true)
-            i = next(i for i in self.tiles if self.x[i, p] in true)
-            moves.append((self.kinds[i], p))
-        return moves
+            placed.append((next(i for i in self.tiles if self.x[i, p] in true), p))
+        return self._named(placed)
+
+    def _named(self, placed: Sequence[Tuple[int, int]]) -> List[Tuple[int, int]]:
+        """The (tile, position) steps of a line as (kind, position) moves of the deal.
+
+        The prefix is named as it was given.  After it, a tile of a class of
+        interchangeable kinds stands for the deal's tile of that class in the
+        same rank of drawing order among those the given prefix left: the
+        prefix here took each class's earliest tiles, which are drawn no later,
+        so the deal's tile is in the reserves whenever the clauses' one is, and
+        it fits the same tiles.  Without a prefix the tiles are the clauses' own.
+        """
+        n = len(self.given_prefix)
+        taken = set()
+        for kd, _ in self.given_prefix:
+            taken.add(next(i for i in self.tiles if self.deal_kinds[i] == kd and i not in taken))
+        used = {i for i, _ in placed[:n]}
+        rename = {}
+        for tiles in self.by_kind.values():
+            rename.update(zip([i for i in tiles if i not in used], [i for i in tiles if i not in taken]))
+        return self.given_prefix[:len(placed)] + [(self.deal_kinds[rename[i]], p) for i, p in placed[n:]]
 
 
 def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[Move] = (),
           time_limit: Optional[float] = None, conflict_limit: Optional[int] = None,
           solver: str = "cadical195", order: bool = True, count: bool = True,
           tree: bool = True, room: bool = False, squares: bool = False, lex: bool = False,
-          options: Optional[Dict[str, int]] = None) -> Reach:
+          twins: bool = True, parity: bool = True, options: Optional[Dict[str, int]] = None) -> Reach:
     """Is there a legal line of ``k`` moves (starting with ``prefix``)?
 
     ``time_limit``: CPU seconds of this thread (what the searches' limit counts),
@@ -656,7 +788,7 @@ def reach(deal: Deal, k: int, *, variant: str = "continuous", prefix: Sequence[M
     kinds = deal_kinds(deal)
     pre = [(TILES[m.tile].kind, m.pos) for m in prefix]
     enc = Encoding(kinds, k, variant=variant, prefix=pre, order=order, count=count, tree=tree, room=room,
-                   squares=squares, lex=lex)
+                   squares=squares, lex=lex, twins=twins, parity=parity)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     with _solver(solver, enc.clauses, options) as s:
         if time_limit is None and conflict_limit is None:
@@ -791,7 +923,8 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
                 conflict_limit: Optional[int] = None, cube_conflicts: int = CUBE_CONFLICTS,
                 solver: str = "cadical195", log=None, options: Optional[Dict[str, int]] = None,
                 crowded: bool = False, room: bool = False, squares: bool = False, rotate: bool = False,
-                order: bool = True, lex: bool = False, proof=None) -> Reach:
+                order: bool = True, lex: bool = False, twins: bool = True, parity: bool = True,
+                proof=None) -> Reach:
     """:func:`reach` by cube and conquer on one incremental solver (its learned
     clauses serve every cube): a cube per kind of the first tile (the first tile
     of a kind placed is its earliest, by the drawing order, so "tile ``i`` on
@@ -817,7 +950,8 @@ def reach_cubes(deal: Deal, k: int, *, variant: str = "continuous", time_limit: 
     from solver.pyramid.search import deal_kinds
 
     start = time.thread_time()
-    enc = Encoding(deal_kinds(deal), k, variant=variant, room=room, squares=squares, order=order, lex=lex)
+    enc = Encoding(deal_kinds(deal), k, variant=variant, room=room, squares=squares, order=order, lex=lex,
+                   twins=twins, parity=parity)
     out = Reach("unknown", k, variables=enc.pool.top, clauses=len(enc.clauses))
     seen, queue = set(), []
     split = enc.split + ([l for l in enc.crowded if l not in enc.split] if crowded else [])
