@@ -33,7 +33,8 @@ squares around it empty when it went down), ``--rotate`` and ``--cube=N`` (``cc`
 undecided cube goes to the back of the queue; N conflicts a cube at first), ``--no-order``
 (``cc``, ``reach``: without the order of independent moves), ``--lex`` (``cc``, ``reach``:
 the lexicographic order of moves instead), ``--no-twins`` (``cc``, ``reach``: each kind its
-own, interchangeable kinds not merged: the clauses before "Interchangeable kinds").
+own, interchangeable kinds not merged), ``--no-parity`` (``cc``, ``reach``: without the
+checkerboard's parity; both: the clauses before "Interchangeable kinds").
 ``deal``: the thoughtful analysis with the retry's limits (1e9 nodes, 60 s, 1 GiB),
 as ``solve pyramid --seed N --node-limit 1000000000 --time-limit 60 --table-mb 1024``,
 with what the SAT stage said.  CPU seconds of the process.
@@ -108,6 +109,8 @@ def _options(argv):
             extra["order"] = False
         elif a == "--no-twins":
             extra["twins"] = False
+        elif a == "--no-parity":
+            extra["parity"] = False
         elif a.startswith("--cube="):
             extra["cube_conflicts"] = int(a.split("=", 1)[1])
         elif a.startswith("--"):
@@ -151,7 +154,7 @@ def main(argv) -> None:
         for seed in map(int, argv[4:]):
             for k in map(int, argv[3].split(",")):
                 r = reach(deal_from_seed(seed), k, variant=variant, time_limit=seconds, **how,
-                          **{n: v for n, v in extra.items() if n in ("room", "squares", "order", "lex", "twins")})
+                          **{n: v for n, v in extra.items() if n in ("room", "squares", "order", "lex", "twins", "parity")})
                 print(variant, seed, k, r.status, f"cpu {r.cpu_seconds:.1f}", f"conflicts {r.conflicts}",
                       f"vars {r.variables} clauses {r.clauses}", " ".join(map(str, r.line)),
                       f"load {_load()}", flush=True)

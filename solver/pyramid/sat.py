@@ -881,12 +881,17 @@ def replayed_line(deal: Deal, variant: str, line: Sequence[Tuple[int, int]]) -> 
 
 CHILD_SOLVER = "kissat404"
 """The solver :func:`ask_in_child` runs (a PySAT name): Kissat 4.0.4."""
+CHILD_LEX = True
+"""The child's clauses have the lexicographic order of moves (:meth:`Encoding._lex_order`):
+with the twins and the parity, Kissat proves the retry's hardest questions in 7-29 s
+with it and 8-44 s without (docs/pyramid.md, "Interchangeable kinds and the
+checkerboard's parity")."""
 
 
 def ask_in_child(deal: Deal, k: int, *, variant: str, time_limit: Optional[float] = None,
                  solver: str = CHILD_SOLVER) -> Reach:
-    """:func:`reach`'s question (the default clauses) asked of ``solver`` in one
-    call, in a child process stopped after ``time_limit`` CPU seconds (None: no
+    """:func:`reach`'s question (the default clauses, with :data:`CHILD_LEX`) asked
+    of ``solver`` in one call, in a child process stopped after ``time_limit`` CPU seconds (None: no
     limit; :mod:`solver.pyramid.satchild`).  ``conflicts``, ``variables`` and
     ``clauses`` are 0: Kissat reports no conflicts, and the clauses are the
     child's.  A ``sat`` line is replayed by the reference rules here."""
@@ -912,7 +917,7 @@ def answer_in_child() -> None:
     from pysat.solvers import Solver
 
     q = json.load(sys.stdin)
-    enc = Encoding(q["kinds"], q["k"], variant=q["variant"])
+    enc = Encoding(q["kinds"], q["k"], variant=q["variant"], lex=CHILD_LEX)
     with Solver(name=q["solver"], bootstrap_with=enc.clauses) as s:
         answer = s.solve()
         line = enc.line(s.get_model()) if answer else []

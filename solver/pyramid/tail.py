@@ -55,30 +55,24 @@ SAT_SHARE = 0.1
 (:data:`SAT_DEEPEST`), under a time limit of at least :data:`SAT_FROM`."""
 SAT_FROM = 120.0
 """The smallest time limit (CPU seconds) under which the tail search keeps
-:data:`SAT_SHARE` for the SAT stage.  Not at the retry's 60 s: there the stage
-decided none of the five deals left (docs/pyramid.md, "The early game by SAT"),
-and the tail search needs its time (Wild Dragons 388074, the retry's slowest
-deal, is lost in about 47 s of CPU in all).  Under a larger limit the stage's 10% is the cheapest place to look
-for a longer line or a proof.  (At every limit the probe, :data:`PROBE_SHARE`,
-asks the solver first.)"""
-PROBE_SHARE = 0.3
+:data:`SAT_SHARE` for the SAT stage.  Not at the retry's 60 s: there the probe
+(:data:`PROBE_SHARE`), which asks the solver first at every limit, has had the
+solver's time, and the tail search keeps what it leaves.  Under a larger limit
+the stage's 10% is the cheapest place to look for a longer line or a proof."""
+PROBE_SHARE = 0.6
 """Of a deal's time limit, the most the SAT probe may use: the SAT stage
 (:func:`after_tail`) asked right after the main search, before the tail search,
 on a deal the main search left unknown on its time share with a short line
-(:data:`SAT_DEEPEST`).  Where it decides, it decides early: one move past the
-main search's longest line, CaDiCaL proves lost deals of the million's retry
-lost in 1-15 s (Continuous 442421, 710514; Wild Dragons 465761, 497452) and
-finds lines that the search wins from (Wild
-Dragons 374738 in 4 s, 721034 in 12-15 s: a line of 28, a dead end, then one
-of 29).  Where it does not, a question stops at :data:`PROBE_CONFLICTS` (about
-11-15 s) and the tail search has the rest (docs/pyramid.md, "Sixty seconds: the
-SAT probe before the tail search")."""
-PROBE_CONFLICTS = 50_000
-"""Conflicts a question of the probe may use (at most the node limit): the
-questions that decide the retry's deals took 1k-46k (Continuous 710514: no line
-of 22, 45,922; the tail search did not decide it in 42 s at load 4); a question
-the solver cannot answer soon (Wild Dragons 388074 at 22 moves: undecided after
-85k) stops there, and so does the probe, leaving the tail search 27-31 s."""
+(:data:`SAT_DEEPEST`), each question asked of Kissat in a child process
+(:func:`solver.pyramid.sat.ask_in_child`, held to the time left; it counts no
+conflicts for us, so a node limit does not bound it).  With the twins and the
+parity in the clauses it decides every deal that the million's first passes
+leave to the 60-s retry but the three the main search wins: one move past the
+main search's longest line, the lost deals in 0.9-29 s of Kissat's CPU (Wild
+Dragons 559633 the slowest: 50.3 s for the whole deal), and a line of 29 that
+the search wins from for Wild Dragons 721034.  Where it does not decide, the
+tail search has what is left (docs/pyramid.md, "Interchangeable kinds and the
+checkerboard's parity")."""
 SAT_DEEPEST = 30
 """The SAT stage runs only where no line known places more tiles: past that its
 clauses grow and every deal left unknown so far dies by 27 tiles."""
@@ -155,7 +149,7 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
     :func:`main_time_limit`) ended so that :func:`goes_to_tail` (the callers
     check): lost when the hub lemma (:mod:`solver.pyramid.hub`) proves it, else
     the SAT probe's when it decides (:func:`probes`: at most :data:`PROBE_SHARE`
-    of the time limit, :data:`PROBE_CONFLICTS` a question), else the tail
+    of the time limit, Kissat in a child), else the tail
     search's, with its own node budget ``node_limit`` and the CPU seconds of
     ``time_limit`` that the main search and the probe left, so a deal takes at
     most ``time_limit`` CPU seconds in all; ``nodes``, ``seconds`` and
@@ -174,7 +168,7 @@ def after_unknown(deal: Deal, first: SolveResult, *, variant: str, node_limit: O
             return first
         if probes(first, total):          # the SAT probe first (PROBE_SHARE), the tail the rest
             first = after_tail(deal, first, variant=variant, time_limit=min(PROBE_SHARE * total, left),
-                               conflict_limit=min(PROBE_CONFLICTS, node_limit or PROBE_CONFLICTS))
+                               conflict_limit=None, in_child=True)
             left = time_limit - first.cpu_seconds
             if first.verdict != "unknown" or left <= 0:   # decided, or no time left (a question's
                 return first                              # clauses are written uninterrupted)
