@@ -50,7 +50,12 @@ can be turned (8 symmetries of the square about ``e5``) so that its second move
 is on ``1f5`` and then reflected through the ``e``-``f`` row so that its third
 is not on rank 4 (both positions of the first two moves are fixed by that
 reflection).  These two apply only from the empty board (no ``prefix`` beyond
-the first move).
+the first move).  Kinds that fit the same kinds among the question's tiles are
+one kind for the clauses (:func:`interchangeable`), and where the fit graph is
+two-sided a tile's side and its position's colour agree (:meth:`Encoding._parity`):
+Wild Dragons 559633 and 709556 and Continuous 764002, which took Kissat 59-533 s,
+take it 7-29 s (docs/pyramid.md, "Interchangeable kinds and the checkerboard's
+parity").
 """
 from __future__ import annotations
 
