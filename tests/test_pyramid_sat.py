@@ -47,6 +47,17 @@ def _lost_deals(variant, seeds):
             yield seed, r.deepest
 
 
+def _played_at_random(deal, variant, rnd, plies):
+    """The position after up to ``plies`` random legal moves from the deal's start."""
+    state = PyramidGame(deal, variant).new_initial_state()
+    for _ in range(plies):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state.apply(rnd.choice(moves))
+    return state
+
+
 def _agreement(variant, ways, seeds=range(1, 110)):
     """From positions a few moves before a short lost deal's lines die (a prefix played
     at random), each K's answer under each of ``ways`` (keyword arguments of ``reach``)
@@ -58,12 +69,7 @@ def _agreement(variant, ways, seeds=range(1, 110)):
             continue
         deal = deal_from_seed(seed)
         for _ in range(2):
-            state = PyramidGame(deal, variant).new_initial_state()
-            for _ in range(rnd.randrange(2, max(3, deepest - 3))):
-                moves = state.legal_moves()
-                if not moves:
-                    break
-                state.apply(rnd.choice(moves))
+            state = _played_at_random(deal, variant, rnd, rnd.randrange(2, max(3, deepest - 3)))
             m = len(state.history)
             more = _longest(state, 4, {})
             for k in range(m + 1, m + min(more + 1, 4) + 1):
@@ -85,12 +91,7 @@ def _agreement_midgame(variant, seeds=range(1, 13)):
     checked = 0
     for seed in seeds:
         deal = deal_from_seed(seed)
-        state = PyramidGame(deal, variant).new_initial_state()
-        for _ in range(rnd.randrange(6, 12)):
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state.apply(rnd.choice(moves))
+        state = _played_at_random(deal, variant, rnd, rnd.randrange(6, 12))
         m = len(state.history)
         more = _longest(state, 3, {})
         for k in range(m + 1, m + 4):
