@@ -96,7 +96,8 @@ def interchangeable(kinds: Sequence[int], fit) -> Dict[int, int]:
     are those of a deal with the same lines, whose tiles of a class are one kind:
     placed in drawing order like same-kind tiles, which prunes the symmetric
     copies of a line among, say, the sixteen tiles that fit only the dragons in
-    Wild Dragons 559633 (docs/pyramid.md, "Interchangeable kinds").  Twinhood is
+    Wild Dragons 559633 (docs/pyramid.md, "Interchangeable kinds and the
+    checkerboard's parity").  Twinhood is
     an equivalence (its conditions carry over from ``a~b`` and ``b~c`` to
     ``a~c``), so the first class that takes a kind is its class.
 
@@ -688,9 +689,10 @@ class Encoding:
         it is two-sided they share side plus colour.  A tile of a component with an odd
         cycle (a dragon fits itself) gets no clause.  What it adds is a count CDCL
         cannot make: in Wild Dragons 709556 (no dragon among its first 33 tiles) the
-        seasons' 9B must stand above level 1 on an 8D whose square's colour then has
-        9 of the 13 level-1 squares under 9B's neighbours, and only 8 tiles of that side
-        are in the question (docs/pyramid.md, "The checkerboard's parity").
+        seasons' 9B must stand above level 1 on an 8D, and 9 of the 13 level-1 tiles
+        that its four level-2 neighbours need are on the 8D's colour, so of its side;
+        the question has only 8 (docs/pyramid.md, "Interchangeable kinds and the
+        checkerboard's parity").
         """
         sides = fit_sides([self.kinds[i] for i in self.tiles], fit)
         z = self.pool.id(("parity",))
