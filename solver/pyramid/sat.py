@@ -53,8 +53,8 @@ reflection).  These two apply only from the empty board (no ``prefix`` beyond
 the first move).  Kinds that fit the same kinds among the question's tiles are
 one kind for the clauses (:func:`interchangeable`), and where the fit graph is
 two-sided a tile's side and its position's colour agree (:meth:`Encoding._parity`):
-Wild Dragons 559633 and 709556 and Continuous 764002, which took Kissat 59-533 s,
-take it 7-29 s (docs/pyramid.md, "Interchangeable kinds and the checkerboard's
+Wild Dragons 559633 and 709556 and Continuous 764002, which took Kissat 59-473 s,
+take it 7.5-30.7 s (docs/pyramid.md, "Interchangeable kinds and the checkerboard's
 parity").
 """
 from __future__ import annotations
@@ -890,8 +890,8 @@ CHILD_SOLVER = "kissat404"
 """The solver :func:`ask_in_child` runs (a PySAT name): Kissat 4.0.4."""
 CHILD_LEX = True
 """The child's clauses have the lexicographic order of moves (:meth:`Encoding._lex_order`):
-with the twins and the parity, Kissat proves the retry's hardest questions in 7-29 s
-with it and 8-44 s without (docs/pyramid.md, "Interchangeable kinds and the
+with the twins and the parity, Kissat proves the retry's hardest questions in 7.5-30.7 s
+with it and 8.3-46.0 s without (docs/pyramid.md, "Interchangeable kinds and the
 checkerboard's parity")."""
 
 
