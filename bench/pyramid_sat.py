@@ -105,12 +105,8 @@ def _options(argv):
             solver = a.split("=", 1)[1]
         elif a in ("--crowded", "--room", "--squares", "--rotate", "--lex"):
             extra[a[2:]] = True
-        elif a == "--no-order":
-            extra["order"] = False
-        elif a == "--no-twins":
-            extra["twins"] = False
-        elif a == "--no-parity":
-            extra["parity"] = False
+        elif a in ("--no-order", "--no-twins", "--no-parity"):
+            extra[a[5:]] = False
         elif a.startswith("--cube="):
             extra["cube_conflicts"] = int(a.split("=", 1)[1])
         elif a.startswith("--"):
